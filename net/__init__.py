@@ -1,0 +1,1 @@
+"""Game-agnostic table server and client: asyncio TCP, msgpack frames, zeroconf discovery."""
