@@ -1,0 +1,109 @@
+"""The contract between the table server and any turn-based game it hosts.
+
+`net` never imports a particular game. A game plugs in by providing a
+:class:`GameDefinition` (a factory) whose matches satisfy :class:`Match`.
+Everything sent to a seat or a spectator is built by :meth:`Match.view`: it is
+the one door through which hidden information could leave the server, so the
+server never serialises anything else that comes from game state.
+
+Actions and views are plain msgpack-able values: ``dict`` with ``str`` keys,
+``list``, ``str``, ``int``, ``bool`` and ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+#: A msgpack-able map, as sent on the wire (an action, a view, a result).
+Wire = dict[str, Any]
+
+
+class ActionRejected(Exception):
+    """An action the game refused; nothing changed.
+
+    Args:
+        code: A short machine-readable code, e.g. ``"not_your_turn"``.
+        message: A plain sentence a player can act on, naming the rule broken.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Match(Protocol):
+    """One game in progress, seen by the server.
+
+    Seats are ``0 .. seats - 1``. ``None`` as a seat means a spectator, who
+    sees only public information.
+    """
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> None:
+        """Validate and apply ``action`` for ``seat``.
+
+        Raises:
+            ActionRejected: the action is malformed or illegal; the match is unchanged.
+        """
+        ...
+
+    def view(self, seat: int | None) -> Wire:
+        """Everything ``seat`` (or a spectator, for ``None``) may know, as a wire map."""
+        ...
+
+    def legal_actions(self, seat: int) -> list[Wire]:
+        """A finite list of legal actions for ``seat`` (may be empty)."""
+        ...
+
+    def waiting_on(self) -> frozenset[int]:
+        """Seats whose decision the game is waiting for now."""
+        ...
+
+    def timeout_action(self, seat: int) -> Wire | None:
+        """The action to apply for ``seat`` when its time runs out or it is absent.
+
+        ``None`` when the game has no default for that seat now (the table then
+        simply waits).
+        """
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+    def result(self) -> Wire | None:
+        """The public final result once the game is over, else ``None``."""
+        ...
+
+
+class GameDefinition(Protocol):
+    """A game the server can host: its name, version and a match factory."""
+
+    name: str
+    """Short name, e.g. ``"poissonnier"``; advertised and checked on hello."""
+    rules_version: str
+    """Version of the rules implementation, recorded in logs."""
+    min_seats: int
+    max_seats: int
+
+    def new_match(self, seed: int, seats: int, options: Mapping[str, Any]) -> Match:
+        """Start a match with ``seats`` players, deterministic from ``seed``.
+
+        Raises:
+            ValueError: ``seats`` out of range or bad options.
+        """
+        ...
+
+
+class Agent(Protocol):
+    """A seat played by the server itself (a bot).
+
+    It is handed only what :meth:`Match.view` gives its seat and the seat's
+    legal actions: never the match.
+    """
+
+    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
+        """Choose an action, or ``None`` to pass for now."""
+        ...
