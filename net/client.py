@@ -1,0 +1,281 @@
+"""`TableClient`: joins a table over TCP and turns its frames into typed messages.
+
+Usage::
+
+    client = await TableClient.connect(host, port, name="Ana", app_version=V, game="poissonnier")
+    async for msg in client.messages():      # View, Lobby, ErrorReply, Ack, Bye
+        ...
+        seq = await client.send_action({...})
+    await client.close()
+
+The client answers pings itself and ends :meth:`TableClient.messages` when
+the connection ends for any reason (after a ``bye``, a reset, a garbled
+frame, or 45 s of silence); it never hangs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import Any, Final, cast
+
+from net.connection import FramedConnection
+from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
+from net.game import Wire
+from net.messages import (
+    ActionRequest,
+    Bye,
+    ErrorReply,
+    Hello,
+    Ping,
+    Pong,
+    Role,
+    ServerMessage,
+    Start,
+    TableInfo,
+    Welcome,
+    check_action,
+    parse_server_message,
+)
+from net.schema import BadMessage
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT: Final = 10.0
+"""Seconds to reach the table and get an answer to ``hello``."""
+
+IDLE_TIMEOUT: Final = 45.0
+"""Seconds of silence from the table after which the connection counts as lost."""
+
+_END: Final = object()
+
+
+class JoinError(Exception):
+    """The table could not be joined.
+
+    Args:
+        code: The server's error code (``"version_mismatch"``, ``"wrong_game"``,
+            ``"bad_code"``, ``"table_full"``, ``"already_started"``,
+            ``"spectators_not_allowed"``, ``"bad_message"``...) or one of the
+            client's own: ``"unreachable"``, ``"timeout"``, ``"closed"``, ``"bad_reply"``.
+        message: A plain sentence for the player.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableClient:
+    """A joined connection to a table. Create it with :meth:`connect`.
+
+    Attributes:
+        seat: This client's seat, ``None`` for a spectator.
+        token: The seat's reconnect token (keep it to reclaim the seat), or ``None``.
+        table: What the table said about itself.
+        server_app: The server's application version.
+    """
+
+    def __init__(self, conn: FramedConnection, welcome: Welcome, *, idle_timeout: float) -> None:
+        self._conn = conn
+        self.seat: int | None = welcome.seat
+        self.token: str | None = welcome.token
+        self.table: TableInfo = welcome.table
+        self.server_app: str = welcome.app
+        self._idle_timeout = idle_timeout
+        # Unbounded: the server paces itself by the game; a consumer that
+        # stops reading is a local bug, not an attack.
+        self._inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self._seq = 0
+        self.lost_reason: str | None = None
+        """Why the connection ended, once it has."""
+        self._reader = asyncio.create_task(self._read_loop(), name="table client reader")
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        *,
+        name: str,
+        app_version: str,
+        game: str,
+        role: Role = "player",
+        token: str | None = None,
+        code: str | None = None,
+        timeout: float = CONNECT_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
+    ) -> TableClient:
+        """Connect, say hello, and return once the table has welcomed us.
+
+        Args:
+            host: Table address.
+            port: Table TCP port.
+            name: Display name, 1 to 24 printable characters.
+            app_version: This application's version.
+            game: The game this client plays (``GameDefinition.name``).
+            role: ``"player"`` or ``"spectator"``.
+            token: A token from an earlier welcome, to reclaim that seat.
+            code: The table's join code, if it has one.
+            timeout: Seconds for connecting and the welcome together.
+            idle_timeout: Seconds of silence after which the connection is lost.
+
+        Returns:
+            A client with :attr:`seat`, :attr:`token` and :attr:`table` set.
+
+        Raises:
+            JoinError: The table refused us (its code and sentence), or could
+                not be reached, did not answer in time, or answered nonsense.
+        """
+        hello = Hello(PROTOCOL_VERSION, app_version, game, name, role, token, code)
+        try:
+            async with asyncio.timeout(timeout):
+                reader, writer = await asyncio.open_connection(host, port)
+        except (OSError, TimeoutError) as exc:
+            raise JoinError("unreachable", f"Cannot reach a table at {host}:{port}.") from exc
+        conn = FramedConnection(reader, writer, limits=SERVER_LIMITS)
+        try:
+            conn.send(hello.to_wire())
+            async with asyncio.timeout(timeout):
+                reply = parse_server_message(await conn.recv())
+            if isinstance(reply, ErrorReply):
+                raise JoinError(reply.code, reply.message)
+            if not isinstance(reply, Welcome) or reply.protocol != PROTOCOL_VERSION:
+                raise JoinError("bad_reply", "The table did not answer with a welcome.")
+        except JoinError:
+            conn.close("refused")
+            await conn.wait_closed(1.0)
+            raise
+        except (TimeoutError, ConnectionLost, FrameError, BadMessage) as exc:
+            conn.abort("failed")
+            await conn.wait_closed()
+            if isinstance(exc, TimeoutError):
+                raise JoinError("timeout", f"The table at {host}:{port} did not answer.") from exc
+            if isinstance(exc, ConnectionLost):
+                raise JoinError(
+                    "closed", "The table closed the connection before answering."
+                ) from exc
+            raise JoinError("bad_reply", f"The table answered nonsense: {exc}") from exc
+        return cls(conn, reply, idle_timeout=idle_timeout)
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is closing or closed."""
+        return self._conn.closing
+
+    def messages(self) -> AsyncIterator[ServerMessage]:
+        """Iterate over messages from the table, in order, until the connection ends.
+
+        Yields:
+            :class:`~net.messages.View`, :class:`~net.messages.Lobby`,
+            :class:`~net.messages.Ack`, :class:`~net.messages.ErrorReply`,
+            and a final :class:`~net.messages.Bye` if the table said goodbye.
+            Pings are answered here and not yielded.
+
+        Unlike an async generator, the iterator survives a cancelled
+        ``__anext__`` (e.g. under ``asyncio.timeout``): nothing is lost and
+        iteration can go on. Use one consumer at a time.
+        """
+        return _Messages(self)
+
+    async def receive(self) -> ServerMessage:
+        """Wait for the next message (see :meth:`messages`).
+
+        Raises:
+            ConnectionLost: The connection has ended and every message was read;
+                :attr:`lost_reason` says why.
+        """
+        msg = await self._inbox.get()
+        if msg is _END:
+            self._inbox.put_nowait(_END)  # every later call ends at once too
+            raise ConnectionLost(self.lost_reason or "The connection is closed.")
+        return cast(ServerMessage, msg)
+
+    async def send_action(self, action: Mapping[str, Any]) -> int:
+        """Send an action for our seat.
+
+        Args:
+            action: The game's action map.
+
+        Returns:
+            The ``seq`` the table will echo in its ``ack`` or ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+            BadMessage: ``action`` is not plain data within the protocol's bounds.
+        """
+        wire: Wire = check_action(dict(action))
+        self._seq += 1
+        self._send(ActionRequest(self._seq, wire).to_wire())
+        return self._seq
+
+    async def start(self) -> None:
+        """Ask the table to start (only the host, seat 0, may).
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(Start().to_wire())
+
+    async def close(self) -> None:
+        """Say goodbye and close. Safe to call more than once."""
+        if not self._conn.closing:
+            self._conn.send(Bye("closing").to_wire())
+            self._conn.close("closing")
+        await self._conn.wait_closed(1.0)
+        self._reader.cancel()
+        # return_exceptions: a reader bug is already logged by asyncio; closing must not raise.
+        await asyncio.gather(self._reader, return_exceptions=True)
+
+    def _send(self, msg: Wire) -> None:
+        if not self._conn.send(msg):
+            raise ConnectionLost(self.lost_reason or "The connection is closed.")
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                async with asyncio.timeout(self._idle_timeout):
+                    raw = await self._conn.recv()
+                try:
+                    msg = parse_server_message(raw)
+                except BadMessage as exc:
+                    # Same protocol version, so this is a server bug; skip it
+                    # rather than lose the game over one odd frame.
+                    log.warning("Ignoring a malformed message from the table: %s", exc.message)
+                    continue
+                if isinstance(msg, Ping):
+                    self._conn.send(Pong().to_wire())
+                    continue
+                if isinstance(msg, Pong):
+                    continue
+                self._inbox.put_nowait(msg)
+                if isinstance(msg, Bye):
+                    self.lost_reason = f"The table said goodbye ({msg.reason or 'no reason'})."
+                    return
+        except TimeoutError:
+            self.lost_reason = f"The table was silent for {self._idle_timeout:g} s."
+        except FrameError as exc:
+            self.lost_reason = f"The table sent a garbled frame: {exc}"
+        except ConnectionLost:
+            self.lost_reason = self.lost_reason or "The table closed the connection."
+        finally:
+            self._conn.close(self._conn.close_reason or "closing")
+            self._inbox.put_nowait(_END)
+
+
+class _Messages:
+    """Async iterator over a client's messages; ends (rather than raises) at the close."""
+
+    def __init__(self, client: TableClient) -> None:
+        self._client = client
+
+    def __aiter__(self) -> _Messages:
+        return self
+
+    async def __anext__(self) -> ServerMessage:
+        try:
+            return await self._client.receive()
+        except ConnectionLost:
+            raise StopAsyncIteration from None

@@ -1,0 +1,155 @@
+"""One framed TCP connection with a bounded send queue.
+
+Sending never waits: a frame goes into a queue that a writer task drains. A
+peer that does not read fills the queue (or stalls a write past a timeout)
+and is dropped, so one slow or dead peer can never hold up whoever is
+sending to everyone. Used by both the server (one per client) and the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import Any, Final
+
+from net.frames import Limits, encode, read_frame
+from net.game import Wire
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE: Final = 256
+"""Frames waiting to be written before the peer counts as unable to keep up."""
+
+WRITE_TIMEOUT: Final = 10.0
+"""Seconds one write may wait for the peer to make room before it is dropped."""
+
+
+class FramedConnection:
+    """A stream pair speaking length-prefixed msgpack frames.
+
+    Args:
+        reader: The connection's reader.
+        writer: The connection's writer.
+        limits: Decoding caps for incoming frames.
+        queue_size: Most frames queued for sending before the peer is dropped.
+        write_timeout: Seconds a write may block before the peer is dropped.
+
+    Create it inside a running event loop: it starts its writer task at once.
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        limits: Limits,
+        queue_size: int = QUEUE_SIZE,
+        write_timeout: float = WRITE_TIMEOUT,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._limits = limits
+        self._write_timeout = write_timeout
+        # None in the queue means "flush, then close the stream".
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
+        self._closing = False
+        self._done = asyncio.Event()
+        self.close_reason: str | None = None
+        """Why the connection was closed by this side, once it is."""
+        peer = writer.get_extra_info("peername")
+        self.label = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "peer"
+        """``host:port`` of the other end, for logs."""
+        self._writer_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
+        # A callback rather than the loop's own `finally`: a task cancelled
+        # before it ever ran does not run its body at all.
+        self._writer_task.add_done_callback(lambda _task: self._done.set())
+
+    @property
+    def closing(self) -> bool:
+        """True once :meth:`close` or :meth:`abort` was called, or the writer failed."""
+        return self._closing
+
+    async def recv(self) -> Wire:
+        """Read the next frame.
+
+        Raises:
+            ConnectionLost: The peer closed or reset the connection.
+            FrameError: The frame is malformed; close the connection.
+        """
+        return await read_frame(self._reader, self._limits)
+
+    def send(self, msg: Mapping[str, Any]) -> bool:
+        """Encode and queue one message.
+
+        Returns:
+            False if the connection is closing or was just dropped for being
+            too slow (the message is then discarded).
+
+        Raises:
+            FrameError: ``msg`` cannot be encoded (a bug of the caller).
+        """
+        return self.send_frame(encode(msg))
+
+    def send_frame(self, frame: bytes) -> bool:
+        """Queue one already encoded frame (see :func:`net.frames.encode`).
+
+        Returns:
+            False if the connection is closing or was just dropped for being too slow.
+        """
+        if self._closing:
+            return False
+        try:
+            self._queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            log.warning("Dropping %s: %d frames unsent.", self.label, self._queue.maxsize)
+            self.abort("slow")
+            return False
+        return True
+
+    def close(self, reason: str = "closing") -> None:
+        """Send what is queued, then close. Further sends are discarded."""
+        if self._closing:
+            return
+        self._closing = True
+        self.close_reason = reason
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.abort(reason)
+
+    def abort(self, reason: str) -> None:
+        """Close at once, discarding anything unsent."""
+        self._closing = True
+        if self.close_reason is None:
+            self.close_reason = reason
+        self._writer_task.cancel()
+        self._writer.transport.abort()
+
+    async def wait_closed(self, timeout: float | None = None) -> None:
+        """Wait until the stream is closed; abort it if ``timeout`` seconds pass first."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._done.wait()
+        except TimeoutError:
+            self.abort(self.close_reason or "timeout")
+            await self._done.wait()
+
+    async def _write_loop(self) -> None:
+        try:
+            while (frame := await self._queue.get()) is not None:
+                self._writer.write(frame)
+                async with asyncio.timeout(self._write_timeout):
+                    await self._writer.drain()
+        except TimeoutError:
+            log.warning("Dropping %s: a write blocked for %.1f s.", self.label, self._write_timeout)
+            self.close_reason = self.close_reason or "slow"
+            self._writer.transport.abort()
+        except (OSError, RuntimeError):
+            # Reset by the peer, or the transport was closed under us.
+            self._writer.transport.abort()
+        finally:
+            self._closing = True
+            with contextlib.suppress(Exception):
+                self._writer.close()

@@ -1,0 +1,176 @@
+"""Wire framing: a 4-byte big-endian length, then one msgpack map.
+
+This module only turns bytes into plain maps and back; what the maps must
+contain is :mod:`net.messages`' job. Decoding never builds objects: no ext
+types, no timestamps, no binary strings, only ``dict`` (``str`` keys),
+``list``, ``str``, ``int``, ``float``, ``bool`` and ``None``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack
+
+from net.game import Wire
+
+PROTOCOL_VERSION: Final = 1
+"""Version of the wire protocol; both ends must use the same one."""
+
+MAX_FRAME: Final = 64 * 1024
+"""Largest payload in bytes (not counting the 4-byte length) either side accepts."""
+
+_HEADER: Final = struct.Struct(">I")
+
+
+class FrameError(Exception):
+    """A frame that cannot be read: the stream is unusable and must be closed.
+
+    Raised for a length over :data:`MAX_FRAME` (or zero), a stream that ends
+    inside a frame, bytes that are not one msgpack value, or a value that is
+    not a map. Also raised by :func:`encode` for a message that cannot be sent.
+    """
+
+
+class ConnectionLost(Exception):
+    """The peer closed or reset the connection between two frames."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on decoded containers, so a small frame cannot expand into a huge object.
+
+    Attributes:
+        max_str_len: Longest string, in bytes of UTF-8.
+        max_array_len: Most items in any one array.
+        max_map_len: Most pairs in any one map.
+    """
+
+    max_str_len: int
+    max_array_len: int
+    max_map_len: int
+
+
+CLIENT_LIMITS: Final = Limits(max_str_len=1024, max_array_len=256, max_map_len=64)
+"""What a server accepts from clients: messages from clients are small."""
+
+SERVER_LIMITS: Final = Limits(max_str_len=MAX_FRAME, max_array_len=MAX_FRAME, max_map_len=MAX_FRAME)
+"""What a client accepts from a server: views can be large, the frame cap still bounds them."""
+
+
+def encode(msg: Mapping[str, Any]) -> bytes:
+    """Serialise one message as a complete frame (length prefix included).
+
+    Args:
+        msg: A msgpack-able map with ``str`` keys.
+
+    Returns:
+        ``4 + n`` bytes, where ``n <= MAX_FRAME``.
+
+    Raises:
+        FrameError: ``msg`` holds a value msgpack cannot encode, or is too large.
+    """
+    try:
+        payload: bytes = msgpack.packb(dict(msg), use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise FrameError(f"Cannot encode message: {exc}.") from exc
+    if len(payload) > MAX_FRAME:
+        raise FrameError(f"Message of {len(payload)} bytes exceeds the {MAX_FRAME}-byte frame cap.")
+    return _HEADER.pack(len(payload)) + payload
+
+
+def decode(payload: bytes, limits: Limits = CLIENT_LIMITS) -> Wire:
+    """Decode one frame's payload (without its length prefix) into a map.
+
+    Args:
+        payload: Exactly one msgpack value.
+        limits: Container caps; :data:`CLIENT_LIMITS` by default (the strict ones).
+
+    Returns:
+        The decoded map.
+
+    Raises:
+        FrameError: Not exactly one msgpack value, a cap exceeded, a non-``str``
+            key in the top-level map, an ext or non-empty bin value, or a
+            top-level value that is not a map.
+    """
+    try:
+        value = msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=limits.max_str_len,
+            # Binary and ext values have no use in this protocol; refusing them
+            # also keeps msgpack from building Timestamp/ExtType objects.
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=limits.max_array_len,
+            max_map_len=limits.max_map_len,
+        )
+    # msgpack documents "other exceptions can be raised during unpacking";
+    # anything it raises here means the bytes are bad, never a bug of ours.
+    except Exception as exc:
+        raise FrameError(f"Undecodable frame: {exc or type(exc).__name__}.") from exc
+    if not isinstance(value, dict):
+        raise FrameError(f"A frame must hold a map, not {type(value).__name__}.")
+    # max_bin_len=0 still lets an empty bin through; deeper levels are
+    # checked by the message schemas, which accept only str keys.
+    if not all(isinstance(key, str) for key in value):
+        raise FrameError("Map keys must be strings.")
+    return value
+
+
+async def read_frame(reader: asyncio.StreamReader, limits: Limits = CLIENT_LIMITS) -> Wire:
+    """Read one whole frame from ``reader`` and decode it.
+
+    Args:
+        reader: The stream; after a :class:`FrameError` it is out of step and
+            must be closed.
+        limits: Container caps for :func:`decode`.
+
+    Returns:
+        The decoded map.
+
+    Raises:
+        ConnectionLost: The stream ended cleanly before a new frame, or was reset.
+        FrameError: Oversize or zero length, a stream ending inside a frame,
+            or a payload :func:`decode` refuses.
+    """
+    try:
+        header = await reader.readexactly(_HEADER.size)
+    except asyncio.IncompleteReadError as exc:
+        if exc.partial:
+            raise FrameError("Stream ended inside a frame header.") from exc
+        raise ConnectionLost("Connection closed.") from exc
+    except OSError as exc:
+        raise ConnectionLost(f"Connection lost: {exc}.") from exc
+    (length,) = _HEADER.unpack(header)
+    if length == 0 or length > MAX_FRAME:
+        raise FrameError(f"Frame length {length} is outside 1..{MAX_FRAME} bytes.")
+    try:
+        payload = await reader.readexactly(length)
+    except asyncio.IncompleteReadError as exc:
+        raise FrameError(f"Stream ended after {len(exc.partial)} of {length} bytes.") from exc
+    except OSError as exc:
+        raise ConnectionLost(f"Connection lost: {exc}.") from exc
+    return decode(payload, limits)
+
+
+def wire_copy(value: Any) -> Any:
+    """A deep copy of ``value`` made by encoding and decoding it, as a peer would see it.
+
+    Used to hand bots exactly what a client would receive: no references
+    into the match, nothing that could not be sent.
+
+    Raises:
+        FrameError: ``value`` holds something msgpack cannot encode.
+    """
+    try:
+        return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise FrameError(f"Cannot encode value: {exc}.") from exc

@@ -1,0 +1,504 @@
+"""Every message of the protocol: typed records, their schemas, and (de)serialisation.
+
+On the wire a message is a map whose ``"type"`` field names it; the other
+fields are listed on each class. :func:`parse_client_message` is the only way
+a server turns a decoded frame into something it acts on, and
+:func:`parse_server_message` the client's counterpart. Both check the whole
+map against a schema first and raise :class:`~net.schema.BadMessage` for
+anything off.
+
+Client to server: ``hello``, ``action``, ``start``, ``ping``, ``pong``, ``bye``.
+Server to client: ``welcome``, ``lobby``, ``view``, ``ack``, ``error``,
+``ping``, ``pong``, ``bye``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Literal, cast
+
+from net.game import Wire
+from net.schema import (
+    BadMessage,
+    Bool,
+    Int,
+    ListOf,
+    Nullable,
+    OneOf,
+    Plain,
+    Record,
+    Spec,
+    Str,
+)
+
+NAME_MAX: Final = 24
+"""Longest player or table name, in characters."""
+
+SEQ_MAX: Final = 2**31 - 1
+"""Largest action sequence number a client may use."""
+
+Role = Literal["player", "spectator"]
+SeatKind = Literal["human", "bot", "open"]
+Phase = Literal["lobby", "playing", "over"]
+
+ACTION_SPEC: Final = Plain(max_depth=8, max_nodes=512, max_str=256)
+"""What an action's contents must look like before a game sees them."""
+
+# Views come from the server; the frame cap and SERVER_LIMITS already bound
+# them, so this only asserts they are plain data.
+_VIEW_SPEC: Final = Plain(max_depth=64, max_nodes=1 << 20, max_str=1 << 20)
+
+_NAME: Final = Str(1, NAME_MAX, printable=True)
+_TEXT: Final = Str(0, 1024)
+_SEAT: Final = Int(0, 255)
+_SEQ: Final = Int(0, SEQ_MAX)
+
+
+# --- client to server ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """First message of a client: who it is and what it wants.
+
+    Wire: ``{type: "hello", protocol: int, app: str, game: str, name: str,
+    role: "player"|"spectator", token: str|None, code: str|None}``.
+
+    Attributes:
+        protocol: The client's :data:`~net.frames.PROTOCOL_VERSION`.
+        app: The client's application version, e.g. ``"0.1.0"``.
+        game: The game it plays (``GameDefinition.name``).
+        name: Display name, 1 to 24 printable characters.
+        role: ``"player"`` to take a seat, ``"spectator"`` to watch.
+        token: A seat token from an earlier ``welcome``, to reclaim that seat.
+        code: The table's join code, if it has one.
+    """
+
+    TYPE: ClassVar[str] = "hello"
+    protocol: int
+    app: str
+    game: str
+    name: str
+    role: Role
+    token: str | None = None
+    code: str | None = None
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {
+            "type": self.TYPE,
+            "protocol": self.protocol,
+            "app": self.app,
+            "game": self.game,
+            "name": self.name,
+            "role": self.role,
+            "token": self.token,
+            "code": self.code,
+        }
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """A seat's move. Wire: ``{type: "action", seq: int, action: map}``.
+
+    Attributes:
+        seq: Chosen by the client (0 to 2**31-1), echoed in ``ack``/``error``.
+        action: The game's action map; its meaning is the game's business.
+    """
+
+    TYPE: ClassVar[str] = "action"
+    seq: int
+    action: Wire
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "seq": self.seq, "action": self.action}
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host (seat 0) asks to start the game. Wire: ``{type: "start"}``."""
+
+    TYPE: ClassVar[str] = "start"
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE}
+
+
+# --- both directions -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Keep-alive probe; the other side answers :class:`Pong`. Wire: ``{type: "ping"}``."""
+
+    TYPE: ClassVar[str] = "ping"
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
+class Pong:
+    """Answer to :class:`Ping`. Wire: ``{type: "pong"}``."""
+
+    TYPE: ClassVar[str] = "pong"
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
+class Bye:
+    """The sender is closing the connection. Wire: ``{type: "bye", reason: str|None}``.
+
+    A player's ``bye`` in the lobby gives up the seat; during a game the seat
+    is kept for a reconnect with its token.
+
+    Attributes:
+        reason: Why, as a short code: ``"closing"``, ``"replaced"``, ``"timeout"``...
+    """
+
+    TYPE: ClassVar[str] = "bye"
+    reason: str | None = None
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "reason": self.reason}
+
+
+# --- server to client ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What a table says about itself in ``welcome``.
+
+    Wire: ``{name: str, seats: int, spectators: bool}``.
+
+    Attributes:
+        name: Table name shown to players.
+        seats: Number of seats, bots included.
+        spectators: Whether spectators may join.
+    """
+
+    name: str
+    seats: int
+    spectators: bool
+
+    def to_wire(self) -> Wire:
+        """The wire map of this record."""
+        return {"name": self.name, "seats": self.seats, "spectators": self.spectators}
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """The server accepted a hello.
+
+    Wire: ``{type: "welcome", protocol: int, app: str, game: str,
+    seat: int|None, token: str|None, table: TableInfo}``.
+
+    Attributes:
+        protocol: The server's protocol version.
+        app: The server's application version.
+        game: The game played at this table.
+        seat: The client's seat, ``None`` for a spectator.
+        token: Secret that reclaims ``seat`` on reconnect; ``None`` for spectators.
+        table: The table's description.
+    """
+
+    TYPE: ClassVar[str] = "welcome"
+    protocol: int
+    app: str
+    game: str
+    seat: int | None
+    token: str | None
+    table: TableInfo
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {
+            "type": self.TYPE,
+            "protocol": self.protocol,
+            "app": self.app,
+            "game": self.game,
+            "seat": self.seat,
+            "token": self.token,
+            "table": self.table.to_wire(),
+        }
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Public facts about one seat: never anything from the game state.
+
+    Wire: ``{name: str, kind: "human"|"bot"|"open", connected: bool}``.
+
+    Attributes:
+        name: Player or bot name; ``""`` for an open seat.
+        kind: ``"human"`` (held by a token), ``"bot"``, or ``"open"`` (free).
+        connected: A human is connected now; always true for bots.
+    """
+
+    name: str
+    kind: SeatKind
+    connected: bool
+
+    def to_wire(self) -> Wire:
+        """The wire map of this record."""
+        return {"name": self.name, "kind": self.kind, "connected": self.connected}
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Who sits where, and the table's phase; sent whenever either changes.
+
+    Wire: ``{type: "lobby", seats: [SeatInfo], started: bool,
+    phase: "lobby"|"playing"|"over"}``.
+    """
+
+    TYPE: ClassVar[str] = "lobby"
+    seats: tuple[SeatInfo, ...]
+    started: bool
+    phase: Phase
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {
+            "type": self.TYPE,
+            "seats": [s.to_wire() for s in self.seats],
+            "started": self.started,
+            "phase": self.phase,
+        }
+
+
+@dataclass(frozen=True)
+class View:
+    """What the recipient may know of the game now. Wire: ``{type: "view", rev: int, view: map}``.
+
+    Attributes:
+        rev: 0 when the match starts, plus one per accepted action.
+        view: Exactly ``Match.view(seat)`` for the recipient's seat.
+    """
+
+    TYPE: ClassVar[str] = "view"
+    rev: int
+    view: Wire
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "rev": self.rev, "view": self.view}
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The action numbered ``seq`` was accepted. Wire: ``{type: "ack", seq: int}``."""
+
+    TYPE: ClassVar[str] = "ack"
+    seq: int
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "seq": self.seq}
+
+
+@dataclass(frozen=True)
+class ErrorReply:
+    """Something the client sent was refused; nothing changed.
+
+    Wire: ``{type: "error", code: str, message: str, seq: int|None}``.
+
+    Attributes:
+        code: Machine-readable, e.g. ``"bad_message"``, ``"not_your_turn"``.
+        message: A plain sentence for the player.
+        seq: The refused action's ``seq``, or ``None`` if not about an action.
+    """
+
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    seq: int | None = None
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "code": self.code, "message": self.message, "seq": self.seq}
+
+
+ClientMessage = Hello | ActionRequest | Start | Ping | Pong | Bye
+"""Anything a client may send."""
+
+ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Ping | Pong | Bye
+"""Anything a server may send."""
+
+
+# --- parsing ---------------------------------------------------------------
+
+
+def _record(
+    required: Mapping[str, Spec], optional: Mapping[str, Spec] | None = None, *, open: bool = False
+) -> Record:
+    return Record({"type": Str(1, 32), **required}, optional or {}, open=open)
+
+
+_Parser = tuple[Record, Callable[[Wire], Any]]
+
+_CLIENT: Final[dict[str, _Parser]] = {
+    Hello.TYPE: (
+        _record(
+            {
+                "protocol": Int(0, 2**31 - 1),
+                "app": Str(1, 32),
+                "game": Str(1, 32),
+                "name": _NAME,
+                "role": OneOf(("player", "spectator")),
+            },
+            {"token": Nullable(Str(1, 64)), "code": Nullable(Str(0, 64))},
+        ),
+        lambda m: Hello(
+            protocol=m["protocol"],
+            app=m["app"],
+            game=m["game"],
+            name=m["name"],
+            role=m["role"],
+            token=m.get("token"),
+            code=m.get("code"),
+        ),
+    ),
+    ActionRequest.TYPE: (
+        _record({"seq": _SEQ, "action": ACTION_SPEC}),
+        lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
+    ),
+    Start.TYPE: (_record({}), lambda m: Start()),
+    Ping.TYPE: (_record({}), lambda m: Ping()),
+    Pong.TYPE: (_record({}), lambda m: Pong()),
+    Bye.TYPE: (_record({}, {"reason": Nullable(Str(0, 64))}), lambda m: Bye(m.get("reason"))),
+}
+
+_SEAT_INFO: Final = Record(
+    {"name": Str(0, NAME_MAX), "kind": OneOf(("human", "bot", "open")), "connected": Bool()},
+    open=True,
+)
+
+_SERVER: Final[dict[str, _Parser]] = {
+    Welcome.TYPE: (
+        _record(
+            {
+                "protocol": Int(0, 2**31 - 1),
+                "app": Str(1, 32),
+                "game": Str(1, 32),
+                "seat": Nullable(_SEAT),
+                "token": Nullable(Str(1, 64)),
+                "table": Record(
+                    {"name": Str(0, 64), "seats": Int(1, 256)},
+                    {"spectators": Bool()},
+                    open=True,
+                ),
+            },
+            open=True,
+        ),
+        lambda m: Welcome(
+            protocol=m["protocol"],
+            app=m["app"],
+            game=m["game"],
+            seat=m["seat"],
+            token=m["token"],
+            table=TableInfo(
+                name=m["table"]["name"],
+                seats=m["table"]["seats"],
+                spectators=m["table"].get("spectators", False),
+            ),
+        ),
+    ),
+    Lobby.TYPE: (
+        _record(
+            {
+                "seats": ListOf(_SEAT_INFO, hi=256),
+                "started": Bool(),
+                "phase": OneOf(("lobby", "playing", "over")),
+            },
+            open=True,
+        ),
+        lambda m: Lobby(
+            seats=tuple(SeatInfo(s["name"], s["kind"], s["connected"]) for s in m["seats"]),
+            started=m["started"],
+            phase=m["phase"],
+        ),
+    ),
+    View.TYPE: (
+        _record({"rev": Int(0), "view": _VIEW_SPEC}, open=True),
+        lambda m: View(rev=m["rev"], view=m["view"]),
+    ),
+    Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
+    ErrorReply.TYPE: (
+        _record({"code": Str(1, 64), "message": _TEXT}, {"seq": Nullable(_SEQ)}, open=True),
+        lambda m: ErrorReply(code=m["code"], message=m["message"], seq=m.get("seq")),
+    ),
+    Ping.TYPE: (_record({}, open=True), lambda m: Ping()),
+    Pong.TYPE: (_record({}, open=True), lambda m: Pong()),
+    Bye.TYPE: (
+        _record({}, {"reason": Nullable(Str(0, 64))}, open=True),
+        lambda m: Bye(m.get("reason")),
+    ),
+}
+
+
+def _parse(raw: Wire, table: Mapping[str, _Parser]) -> Any:
+    kind = raw.get("type")
+    if not isinstance(kind, str):
+        raise BadMessage("bad_message", "Every message needs a 'type' field holding text.")
+    parser = table.get(kind)
+    if parser is None:
+        known = ", ".join(sorted(table))
+        raise BadMessage("bad_message", f"Unknown message type {kind[:32]!r}; expected {known}.")
+    spec, build = parser
+    spec.check(raw, kind)
+    return build(raw)
+
+
+def parse_client_message(raw: Wire) -> ClientMessage:
+    """Check a decoded frame from a client and return it as a typed message.
+
+    Args:
+        raw: The map :func:`net.frames.read_frame` returned.
+
+    Returns:
+        One of :data:`ClientMessage`.
+
+    Raises:
+        BadMessage: Unknown type, missing or unknown field, wrong type or range.
+    """
+    return cast(ClientMessage, _parse(raw, _CLIENT))
+
+
+def parse_server_message(raw: Wire) -> ServerMessage:
+    """Check a decoded frame from a server and return it as a typed message.
+
+    Server messages are read tolerantly: unknown extra fields are ignored.
+
+    Args:
+        raw: The map :func:`net.frames.read_frame` returned.
+
+    Returns:
+        One of :data:`ServerMessage`.
+
+    Raises:
+        BadMessage: Unknown type, missing field, wrong type or range.
+    """
+    return cast(ServerMessage, _parse(raw, _SERVER))
+
+
+def check_action(action: object) -> Wire:
+    """Check an action map from any source (client or bot) against :data:`ACTION_SPEC`.
+
+    Returns:
+        ``action`` itself, typed as a wire map.
+
+    Raises:
+        BadMessage: Not a plain map within bounds.
+    """
+    ACTION_SPEC.check(action, "action")
+    return cast(Wire, action)

@@ -1,0 +1,224 @@
+"""A small declarative checker for decoded wire values.
+
+A spec is a frozen dataclass with ``check(value, where)``: it returns nothing
+when ``value`` fits and raises :class:`BadMessage` with a plain sentence
+naming the field (``where``) otherwise. Specs never convert or coerce.
+
+Example:
+    >>> spec = Record({"seq": Int(0, 10)})
+    >>> spec.check({"seq": 3}, "action")
+    >>> spec.check({"seq": "3"}, "action")
+    Traceback (most recent call last):
+    ...
+    net.schema.BadMessage: Field 'action.seq' must be an integer from 0 to 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+class BadMessage(Exception):
+    """A message that does not fit its schema; nothing was done with it.
+
+    Args:
+        code: Machine-readable code, ``"bad_message"`` unless stated otherwise.
+        message: A plain sentence naming the field and what it must be.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _bad(where: str, must: str) -> BadMessage:
+    return BadMessage("bad_message", f"Field '{where}' must be {must}.")
+
+
+class Spec(Protocol):
+    """Anything that can check one decoded value."""
+
+    def check(self, value: object, where: str) -> None:
+        """Return if ``value`` fits, else raise :class:`BadMessage` naming ``where``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer (never a bool) in ``lo..hi`` inclusive."""
+
+    lo: int = INT64_MIN
+    hi: int = INT64_MAX
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        # bool is a subclass of int in Python; on the wire they are distinct.
+        if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
+            raise _bad(where, f"an integer from {self.lo} to {self.hi}")
+
+
+@dataclass(frozen=True)
+class Bool:
+    """``true`` or ``false``."""
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, bool):
+            raise _bad(where, "true or false")
+
+
+@dataclass(frozen=True)
+class Str:
+    """Text of ``lo..hi`` characters; with ``printable``, no control or format characters.
+
+    ``printable`` also refuses text that is only spaces, so a name always shows.
+    """
+
+    lo: int = 0
+    hi: int = 256
+    printable: bool = False
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, str) or not self.lo <= len(value) <= self.hi:
+            kind = "printable characters" if self.printable else "characters"
+            raise _bad(where, f"text of {self.lo} to {self.hi} {kind}")
+        # str.isprintable() is False for newlines, tabs, zero-width and bidi
+        # controls: the characters that could forge or hide text in a UI.
+        if self.printable and (not value.isprintable() or (value and not value.strip())):
+            raise _bad(where, f"text of {self.lo} to {self.hi} printable characters")
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a fixed set of strings."""
+
+    choices: tuple[str, ...]
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, str) or value not in self.choices:
+            raise _bad(where, "one of " + ", ".join(repr(c) for c in self.choices))
+
+
+@dataclass(frozen=True)
+class Nullable:
+    """``None`` or whatever ``inner`` accepts."""
+
+    inner: Spec
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if value is not None:
+            self.inner.check(value, where)
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A list of at most ``hi`` items, each accepted by ``item``."""
+
+    item: Spec
+    hi: int = 64
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, list) or len(value) > self.hi:
+            raise _bad(where, f"a list of at most {self.hi} items")
+        for i, item in enumerate(value):
+            self.item.check(item, f"{where}[{i}]")
+
+
+@dataclass(frozen=True)
+class Plain:
+    """Free-form game data: a map of plain values, within size bounds.
+
+    Plain values are ``dict`` with ``str`` keys, ``list``, ``str``, ``int``
+    (64-bit), ``bool`` and ``None``. Floats and bytes are refused: games speak
+    in whole numbers and text, and equality of floats is not worth the trouble.
+
+    Attributes:
+        max_depth: Deepest nesting of containers; the top map is depth 1.
+        max_nodes: Most values in total, containers included.
+        max_str: Longest string or key, in characters.
+    """
+
+    max_depth: int = 8
+    max_nodes: int = 512
+    max_str: int = 256
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, dict):
+            raise _bad(where, "a map")
+        must = (
+            f"plain data (maps with text keys, lists, text, integers, booleans, null) "
+            f"nested at most {self.max_depth} deep, with at most {self.max_nodes} values "
+            f"and {self.max_str}-character text"
+        )
+        # An explicit stack instead of recursion: a hostile value can never
+        # reach Python's recursion limit, and the node budget stops early.
+        stack: list[tuple[object, int]] = [(value, 1)]
+        nodes = 0
+        while stack:
+            item, depth = stack.pop()
+            nodes += 1
+            if nodes > self.max_nodes or depth > self.max_depth:
+                raise _bad(where, must)
+            if item is None or isinstance(item, bool):
+                continue
+            if isinstance(item, int):
+                if not INT64_MIN <= item <= INT64_MAX:
+                    raise _bad(where, must)
+            elif isinstance(item, str):
+                if len(item) > self.max_str:
+                    raise _bad(where, must)
+            elif isinstance(item, list):
+                stack.extend((child, depth + 1) for child in item)
+            elif isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str) or len(key) > self.max_str:
+                        raise _bad(where, must)
+                    stack.append((child, depth + 1))
+            else:
+                raise _bad(where, must)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A map with named fields.
+
+    Attributes:
+        required: Fields that must be present, with their specs.
+        optional: Fields that may be absent (absent reads as ``None`` to the caller).
+        open: Accept unknown extra fields (used when reading a server, which
+            may add fields); closed records refuse them, catching typos early.
+    """
+
+    required: Mapping[str, Spec] = field(default_factory=dict)
+    optional: Mapping[str, Spec] = field(default_factory=dict)
+    open: bool = False
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not isinstance(value, dict):
+            raise _bad(where, "a map")
+        for name, spec in self.required.items():
+            if name not in value:
+                raise BadMessage("bad_message", f"Field '{where}.{name}' is missing.")
+            spec.check(value[name], f"{where}.{name}")
+        for name, spec in self.optional.items():
+            if name in value:
+                spec.check(value[name], f"{where}.{name}")
+        if not self.open:
+            known = self.required.keys() | self.optional.keys()
+            extra = sorted(str(k) for k in value if k not in known)
+            if extra:
+                raise BadMessage(
+                    "bad_message", f"'{where}' has unknown field(s): {', '.join(extra)}."
+                )

@@ -1,0 +1,255 @@
+"""Moves the table makes by itself: bots' turns, and defaults for seats out of time.
+
+:class:`TurnKeeper` watches ``waiting_on()`` after every change. For a bot
+seat it asks the bot (in a worker thread) after a delay; for any seat it arms
+a deadline from the turn timeout and, for a disconnected human, the absence
+grace; at the deadline it applies ``Match.timeout_action(seat)``. It never
+touches the match itself: each move goes through the server's ``submit``,
+the same path as a client's action (checks, log hook, ack, broadcast).
+
+A bot thinks on a snapshot while the table moves on. Its answer is dropped
+if its own seat moved meanwhile (a timeout played for it); otherwise the
+current match judges it like any client action, and a refusal caused by a
+state change just means asking again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from net.frames import wire_copy
+from net.game import Agent, Wire
+from net.table import Table
+
+log = logging.getLogger(__name__)
+
+Outcome = Literal["accepted", "rejected", "skipped"]
+"""What became of a submitted move: applied; refused by checks or the game;
+or not attempted because ``make_action`` returned ``None`` (stale or not due)."""
+
+Submit = Callable[[int, Callable[[], Wire | None], str], Awaitable[Outcome]]
+"""``submit(seat, make_action, source)``: the server's move path.
+
+It takes the table lock, calls ``make_action()`` under it (so the action is
+built from, and checked against, the current state), and applies the result
+unless it is ``None``. ``source`` is a label for logs (``"bot"``, ``"timeout"``).
+"""
+
+BOT_RETRIES = 3
+"""Times a bot is asked about one state before the table plays its default."""
+
+
+class TurnKeeper:
+    """Drives bot seats and applies timeout defaults for one table.
+
+    Args:
+        table: The table (read under ``lock`` only).
+        lock: The lock that serialises every change to ``table``.
+        submit: The server's move path, see :data:`Submit`.
+        bot_delay: Seconds to wait before asking a bot, so humans can follow.
+        turn_timeout: Seconds a seat may be waited on before its default
+            action is played; ``None`` for no limit.
+        absent_grace: Seconds a waited-on human may be disconnected before
+            its default action is played; ``None`` to wait for them forever.
+        bot_retries: Times a bot may fail (raise, pass, or be refused) on one
+            state before its default action is played.
+        clock: Monotonic clock in seconds; must match the table's.
+
+    All methods except the tasks it starts are synchronous and must be called
+    from the event loop while holding ``lock``.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        lock: asyncio.Lock,
+        submit: Submit,
+        *,
+        bot_delay: float,
+        turn_timeout: float | None,
+        absent_grace: float | None,
+        bot_retries: int = BOT_RETRIES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._table = table
+        self._lock = lock
+        self._submit = submit
+        self._bot_delay = bot_delay
+        self._turn_timeout = turn_timeout
+        self._absent_grace = absent_grace
+        self._bot_retries = bot_retries
+        self._clock = clock
+        self._since: dict[int, float] = {}  # seat -> when its current wait began
+        self._fired: set[int] = set()  # seats whose current wait already timed out
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._bots: dict[int, asyncio.Task[None]] = {}
+        self._expiries: set[asyncio.Task[None]] = set()
+        self._change = asyncio.Event()
+        self._closed = False
+
+    def note_action(self, seat: int) -> None:
+        """``seat`` just moved: its wait, if it is still waited on, starts afresh."""
+        self._since.pop(seat, None)
+        self._fired.discard(seat)
+
+    def update(self) -> None:
+        """Re-read who is waited on; start bots and (re)arm deadlines. Call after any change."""
+        if self._closed:
+            return
+        waiting = self._table.waiting_on()
+        now = self._clock()
+        for seat in list(self._since):
+            if seat not in waiting:
+                del self._since[seat]
+                self._fired.discard(seat)
+        for seat in list(self._timers):
+            if seat not in waiting:
+                self._timers.pop(seat).cancel()
+        for seat in waiting:
+            self._since.setdefault(seat, now)
+            self._arm(seat, now)
+        for seat, agent in self._table.bots().items():
+            if seat in waiting and seat not in self._bots:
+                self._bots[seat] = asyncio.create_task(
+                    self._drive(seat, agent), name=f"bot seat {seat}"
+                )
+        # Wake bots that gave up on the previous state.
+        self._change.set()
+        self._change = asyncio.Event()
+
+    def deadline(self, seat: int) -> float | None:
+        """Clock time at which ``seat``'s default action is due, or ``None``."""
+        since = self._since.get(seat)
+        if since is None:
+            return None
+        due: list[float] = []
+        if self._turn_timeout is not None:
+            due.append(since + self._turn_timeout)
+        absent = self._table.absent_since(seat)
+        if absent is not None and self._absent_grace is not None:
+            due.append(max(since, absent) + self._absent_grace)
+        return min(due, default=None)
+
+    def close(self) -> None:
+        """Stop every timer and bot.
+
+        A bot thread still running is left to finish; its move is dropped.
+        """
+        self._closed = True
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        for task in [*self._bots.values(), *self._expiries]:
+            task.cancel()
+
+    # --- deadlines ----------------------------------------------------------
+
+    def _arm(self, seat: int, now: float) -> None:
+        old = self._timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        due = self.deadline(seat)
+        if due is None or seat in self._fired:
+            return
+        loop = asyncio.get_running_loop()
+        self._timers[seat] = loop.call_later(max(0.0, due - now), self._expire_soon, seat)
+
+    def _expire_soon(self, seat: int) -> None:
+        self._timers.pop(seat, None)
+        task = asyncio.create_task(self._expire(seat), name=f"timeout seat {seat}")
+        self._expiries.add(task)
+        task.add_done_callback(self._expiries.discard)
+
+    async def _expire(self, seat: int) -> None:
+        def make() -> Wire | None:
+            # Re-checked under the lock: the seat may have moved meanwhile.
+            if seat in self._fired or seat not in self._table.waiting_on():
+                return None
+            due = self.deadline(seat)
+            now = self._clock()
+            if due is None:
+                return None
+            if now < due:  # the loop may fire a timer a clock tick early
+                self._arm(seat, now)
+                return None
+            # Once per wait, whatever happens: a refused default must not loop.
+            self._fired.add(seat)
+            match = self._table.match
+            return match.timeout_action(seat) if match is not None else None
+
+        outcome = await self._submit(seat, make, "timeout")
+        if outcome == "rejected":
+            log.warning("The default action for seat %d was refused; waiting on.", seat)
+
+    # --- bots ---------------------------------------------------------------
+
+    async def _drive(self, seat: int, agent: Agent) -> None:
+        """Ask ``agent`` for moves while its seat is waited on."""
+        me = asyncio.current_task()
+        try:
+            await self._drive_loop(seat, agent)
+        except Exception:
+            log.exception("Driving the bot at seat %d failed; it waits for the next change.", seat)
+        finally:
+            # Runs with no await after the loop's last check under the lock,
+            # so the next update() sees the seat free and starts a new driver.
+            if self._bots.get(seat) is me:
+                del self._bots[seat]
+
+    async def _drive_loop(self, seat: int, agent: Agent) -> None:
+        asked_rev = -1
+        failures = 0
+        while True:
+            change = self._change
+            await asyncio.sleep(self._bot_delay)
+            async with self._lock:
+                if self._closed or seat not in self._table.waiting_on():
+                    return
+                rev = self._table.rev
+                moves = self._table.moves_of(seat)
+                if rev != asked_rev:
+                    asked_rev, failures = rev, 0
+                match = self._table.match
+                assert match is not None  # waiting_on() is empty without one
+                # The bot sees exactly what a client would decode: no shared
+                # references into the match.
+                view = wire_copy(self._table.view(seat))
+                legal = wire_copy(match.legal_actions(seat))
+            try:
+                # A thread: a slow bot must never block the event loop.
+                action = await asyncio.to_thread(agent.act, view, legal)
+            except Exception:
+                log.exception("Bot at seat %d failed.", seat)
+                action = None
+
+            def fresh(action: Wire | None = action, moves: int = moves) -> Wire | None:
+                # If its seat moved meanwhile (a timeout played for it), the
+                # decision point is gone: drop the answer. Moves of other seats
+                # don't void it, so a bot in a simultaneous phase is never
+                # starved by busy humans: the match judges it like any action.
+                return action if self._table.moves_of(seat) == moves else None
+
+            outcome: Outcome = "rejected"  # passing (None) counts as a failure
+            if action is not None:
+                outcome = await self._submit(seat, fresh, "bot")
+            if outcome != "rejected" or self._table.rev != rev:
+                continue  # done, or refused only because the state moved on: ask again
+            failures += 1
+            if failures < self._bot_retries:
+                continue
+
+            def fallback(rev: int = rev) -> Wire | None:
+                match = self._table.match
+                if self._table.rev != rev or match is None:
+                    return None
+                return match.timeout_action(seat)
+
+            log.warning("Bot at seat %d failed %d times; playing its default.", seat, failures)
+            outcome = await self._submit(seat, fallback, "bot default")
+            if outcome != "accepted" and self._table.rev == rev:
+                # Nothing more to try on this state: wait for the next change.
+                await change.wait()
