@@ -16,6 +16,7 @@ state change just means asking again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -40,6 +41,10 @@ unless it is ``None``. ``source`` is a label for logs (``"bot"``, ``"timeout"``)
 """
 
 BOT_RETRIES = 3
+BOT_PATIENCE = 8.0
+"""Seconds a bot that passed (waiting for another seat) is left before it is
+asked again even if nothing changed, so it can give up, e.g. withdraw an
+offer nobody answers."""
 """Times a bot is asked about one state before the table plays its default."""
 
 
@@ -55,8 +60,11 @@ class TurnKeeper:
             action is played; ``None`` for no limit.
         absent_grace: Seconds a waited-on human may be disconnected before
             its default action is played; ``None`` to wait for them forever.
-        bot_retries: Times a bot may fail (raise, pass, or be refused) on one
-            state before its default action is played.
+        bot_retries: Times a bot may fail (raise, be refused, or pass while no
+            other seat is waited on) on one state before its default action
+            is played. A pass while another seat must also decide just waits
+            for the next change, or ``bot_patience`` seconds.
+        bot_patience: Seconds before a passing bot is asked again unprompted.
         clock: Monotonic clock in seconds; must match the table's.
 
     All methods except the tasks it starts are synchronous and must be called
@@ -73,6 +81,7 @@ class TurnKeeper:
         turn_timeout: float | None,
         absent_grace: float | None,
         bot_retries: int = BOT_RETRIES,
+        bot_patience: float = BOT_PATIENCE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._table = table
@@ -82,6 +91,7 @@ class TurnKeeper:
         self._turn_timeout = turn_timeout
         self._absent_grace = absent_grace
         self._bot_retries = bot_retries
+        self._bot_patience = bot_patience
         self._clock = clock
         self._since: dict[int, float] = {}  # seat -> when its current wait began
         self._fired: set[int] = set()  # seats whose current wait already timed out
@@ -219,12 +229,13 @@ class TurnKeeper:
                 # references into the match.
                 view = wire_copy(self._table.view(seat))
                 legal = wire_copy(match.legal_actions(seat))
+            crashed = False
             try:
                 # A thread: a slow bot must never block the event loop.
                 action = await asyncio.to_thread(agent.act, view, legal)
             except Exception:
                 log.exception("Bot at seat %d failed.", seat)
-                action = None
+                action, crashed = None, True
 
             def fresh(action: Wire | None = action, moves: int = moves) -> Wire | None:
                 # If its seat moved meanwhile (a timeout played for it), the
@@ -233,7 +244,14 @@ class TurnKeeper:
                 # starved by busy humans: the match judges it like any action.
                 return action if self._table.moves_of(seat) == moves else None
 
-            outcome: Outcome = "rejected"  # passing (None) counts as a failure
+            if action is None and not crashed and self._table.waiting_on() - {seat}:
+                # A pass while someone else also has to decide (e.g. the
+                # bot waits for an answer to its proposal): not a failure.
+                # Wait for the next change, or ask again once patience runs out.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(change.wait(), self._bot_patience)
+                continue
+            outcome: Outcome = "rejected"  # a pass when only this bot can move is a failure
             if action is not None:
                 outcome = await self._submit(seat, fresh, "bot")
             if outcome != "rejected" or self._table.rev != rev:

@@ -39,6 +39,7 @@ View shape (all msgpack-able)::
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -104,8 +105,12 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         ],
         "proposals": [proposal_wire(p) for p in state.proposals],
         "waiting_on": sorted(waiting_on(state)),
-        "log": [dict(e) for e in state.log[-LOG_TAIL:]],
+        # Deep copies: no view may share a mutable part (nested lists in events,
+        # the result's scores) with the state, or a consumer could alter the log.
+        "log": copy.deepcopy(state.log[-LOG_TAIL:]),
         "log_size": len(state.log),
         "me": me,
-        "result": dict(state.result) if state.phase is Phase.OVER and state.result else None,
+        "result": copy.deepcopy(state.result)
+        if state.phase is Phase.OVER and state.result
+        else None,
     }

@@ -1,0 +1,408 @@
+"""``PoissonnierApp``: the Textual client of a Poissonnier table.
+
+The app owns the connection. One App-level worker (:meth:`_run_table`;
+screen workers would die with their screen) joins the table, or in solo first
+starts an in-process server with bots, then turns every server frame into a
+message (:mod:`poissonnier_tui.app.messages`). Handlers on the app set the
+:attr:`snapshot` reactive, which flows down to the table screen and its
+widgets. Moves come back up as :class:`~poissonnier_tui.app.messages.MoveChosen`
+and go out through an outbox the worker drains, in order.
+
+Nothing in the worker may end the app silently: a refused move becomes an
+error toast with the server's sentence, a lost connection a message on
+screen with a way to reconnect, and an unexpected exception is reported the
+same way rather than raised.
+
+Usage (the CLI does this)::
+
+    PoissonnierApp(SoloSession(bots=3, seed=7, name="Ana", bot_delay=0.5)).run()
+    PoissonnierApp(JoinSession("192.168.1.20", 7777, name="Ben")).run()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+
+from net.messages import Ack, Bye, ErrorReply, Lobby, View
+from poissonnier_tui.app.autoplay import Autoplayer, fallback_move
+from poissonnier_tui.app.link import JoinError, TableLink, open_link
+from poissonnier_tui.app.messages import (
+    ActionAcked,
+    ActionRefused,
+    Connected,
+    ConnectFailed,
+    Disconnected,
+    LobbyChanged,
+    MoveChosen,
+    Progress,
+    ViewReceived,
+)
+from poissonnier_tui.app.screens.connecting import ConnectingScreen
+from poissonnier_tui.app.screens.help import HelpScreen
+from poissonnier_tui.app.screens.quit_dialog import QuitDialog
+from poissonnier_tui.app.screens.results import ResultsScreen
+from poissonnier_tui.app.screens.table import TableScreen
+from poissonnier_tui.app.session import JoinSession, Session, SoloSession
+from poissonnier_tui.app.snapshot import SeatLabel, TableSnapshot, seat_names
+
+__all__ = ["JoinSession", "PoissonnierApp", "SoloSession"]
+
+log = logging.getLogger(__name__)
+
+
+class PoissonnierApp(App[None]):
+    """Le Poissonnier in the terminal, as a client of a table server.
+
+    Args:
+        session: :class:`SoloSession` (start a local table with bots) or
+            :class:`JoinSession` (join a table on the network).
+        autoplay: override the session's ``autoplay``: one of the project's
+            bots plays this seat, through the server like any move (demos,
+            screenshots, tests; see :mod:`poissonnier_tui.app.autoplay`).
+    """
+
+    # Absolute: Textual resolves a relative CSS_PATH next to the *subclass's* module.
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    TITLE = "Poissonnier"
+    ENABLE_COMMAND_PALETTE = False  # every command has a key; keep ctrl+p out of the footer
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+        Binding("f1", "help", "Help", priority=True, show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+    ]
+
+    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    """The latest view of the game with the seats' names; ``None`` before the game starts."""
+    seats: reactive[tuple[SeatLabel, ...]] = reactive(())
+    """The lobby's seats (names, bots, connections), from ``lobby`` frames."""
+    connected: reactive[bool] = reactive(False)
+    """A live connection to the table."""
+
+    def __init__(self, session: Session, *, autoplay: bool | None = None) -> None:
+        super().__init__()
+        self.session: Session = session
+        """How to reach the table; a reconnect reuses it with the seat's token."""
+        self.autoplay = session.autoplay if autoplay is None else autoplay
+        """A bot plays this seat (through the server)."""
+        self.link: TableLink | None = None
+        """The live connection, while there is one."""
+        self.seat: int | None = None
+        """Our seat once joined (``None`` for a spectator)."""
+        self.token: str | None = None
+        """The seat's reconnect token."""
+        self.started = False
+        """The table has started its game."""
+        self.failed = False
+        """Joining failed or the connection was lost (``r`` tries again)."""
+        self.last_error: ActionRefused | None = None
+        """The last refusal from the server (for tests and the curious)."""
+        self.sent: dict[int, dict[str, Any]] = {}
+        """Actions in flight by ``seq``, to name them when refused."""
+        self._outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._leaving = False
+        self._table: TableScreen | None = None
+        self._results_shown = False
+        self._autoplay_rev = -1
+        self._autoplay_busy = False
+        self._autoplayer: Autoplayer | None = None
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        """Show the connecting screen and start the network worker."""
+        self.push_screen(ConnectingScreen())
+        self._run_table()
+
+    async def on_unmount(self) -> None:
+        """Close what :meth:`on_mount` opened: the connection (and, in solo, the server)."""
+        await self._close_link()
+
+    @property
+    def connecting_screen(self) -> ConnectingScreen | None:
+        """The connecting/lobby screen, if it is on the screen stack."""
+        return next((s for s in self.screen_stack if isinstance(s, ConnectingScreen)), None)
+
+    def _say(self, message: str, *, failed: bool = False) -> None:
+        """Update the connecting screen's message (pushing one if a game was on)."""
+        screen = self.connecting_screen
+        if screen is None:
+            if not failed:
+                return
+            screen = ConnectingScreen()
+            self.push_screen(screen)
+        screen.failed = failed
+        screen.message = message
+
+    async def _close_link(self) -> None:
+        """Close the link if there is one; never raise (the app may be exiting)."""
+        link, self.link = self.link, None
+        if link is not None:
+            try:
+                await link.close()
+            except Exception:  # closing must never stop the app from exiting
+                log.exception("Closing the table link failed.")
+
+    # --- the network worker -----------------------------------------------------------------
+
+    @work(exclusive=True, group="table", exit_on_error=False)
+    async def _run_table(self) -> None:
+        """Join (or start and join) the table, then relay its frames as messages."""
+
+        def say(text: str) -> None:
+            self.post_message(Progress(text))
+
+        try:
+            link = await open_link(self.session, say=say)
+        except JoinError as exc:
+            self.post_message(ConnectFailed(exc.code, exc.message))
+            return
+        except Exception as exc:  # e.g. no free port, unknown bot kind: say so, don't die
+            log.exception("Could not open the table.")
+            self.post_message(ConnectFailed("error", str(exc) or type(exc).__name__))
+            return
+        self.link = link
+        self.post_message(Connected(link.seat, link.token, link.table_name, link.address))
+        pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
+        reason = "The table closed the connection."
+        try:
+            async for msg in link.messages():
+                if isinstance(msg, View):
+                    self.post_message(ViewReceived(msg.rev, dict(msg.view)))
+                elif isinstance(msg, Lobby):
+                    self.post_message(
+                        LobbyChanged(
+                            seat_names([s.to_wire() for s in msg.seats]), msg.started, msg.phase
+                        )
+                    )
+                elif isinstance(msg, Ack):
+                    self.post_message(ActionAcked(msg.seq))
+                elif isinstance(msg, ErrorReply):
+                    self.post_message(ActionRefused(msg.code, msg.message, msg.seq))
+                elif isinstance(msg, Bye):
+                    reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+            reason = link.lost_reason or reason
+        except Exception as exc:  # a bug in the relay must surface, not end the app silently
+            log.exception("The table connection failed.")
+            reason = f"The connection failed: {exc}"
+        finally:
+            pump.cancel()
+        self.post_message(Disconnected(reason))
+
+    async def _pump_outbox(self, link: TableLink) -> None:
+        """Send queued moves one by one, in the order they were chosen."""
+        while True:
+            action = await self._outbox.get()
+            try:
+                seq = await link.send_action(action)
+            except Exception as exc:  # closed connection or an action that can't be sent
+                self.post_message(
+                    ActionRefused("not_sent", f"Could not send that move: {exc}", None, action)
+                )
+                continue
+            self.sent[seq] = action
+
+    def send_action(self, action: dict[str, Any]) -> None:
+        """Queue ``action`` for the server; the answer comes back as a message."""
+        if self.link is None:
+            self.notify("Not connected to a table.", severity="error")
+            return
+        self._outbox.put_nowait(action)
+
+    # --- messages from the worker --------------------------------------------------------------
+
+    def on_progress(self, event: Progress) -> None:
+        """Connecting, step by step."""
+        self._say(event.text)
+
+    def on_connected(self, event: Connected) -> None:
+        """Joined: remember the seat and its token (for a reconnect)."""
+        self.seat, self.token, self.connected, self.failed = event.seat, event.token, True, False
+        self.sub_title = event.table
+        where = "as a spectator" if event.seat is None else f"in seat {event.seat + 1}"
+        self._say(f"Joined the table on {event.address} {where}. Waiting for the game to start…")
+        self.refresh_bindings()
+
+    def on_connect_failed(self, event: ConnectFailed) -> None:
+        """Show why, and offer to try again."""
+        self.failed = True
+        self._say(event.message, failed=True)
+        self.notify(event.message, title="Could not join", severity="error")
+        self.refresh_bindings()
+
+    def on_lobby_changed(self, event: LobbyChanged) -> None:
+        """Names and connections changed."""
+        self.seats = event.seats
+        self.started = event.started
+        if (screen := self.connecting_screen) is not None:
+            screen.seats = event.seats
+        if self.snapshot is not None:
+            self.snapshot = replace(self.snapshot, seats=event.seats)
+        self.refresh_bindings()
+
+    def on_view_received(self, event: ViewReceived) -> None:
+        """A new view: update the snapshot, show the table (and the results at the end)."""
+        self.snapshot = TableSnapshot(event.view, self.seats, event.rev)
+        self._autoplay_step()
+
+    def watch_snapshot(self, snap: TableSnapshot | None) -> None:
+        """Push the snapshot to the table screen; switch screens as the game starts and ends."""
+        if snap is None:
+            return
+        if self._table is None:
+            self._table = TableScreen()
+            self._table.announce_offers = not self.autoplay  # a bot needs no alerts
+            self._table.snapshot = snap
+            if isinstance(self.screen, ConnectingScreen):
+                self.switch_screen(self._table)
+            else:  # a dialog (help, quit) is open over the connecting screen
+                self.push_screen(self._table)
+        else:
+            self._table.snapshot = snap
+            if isinstance(self.screen, ConnectingScreen):
+                self.pop_screen()  # reconnected: back to the table
+        if snap.over and not self._results_shown:
+            self._results_shown = True
+            self.action_results()
+
+    def on_action_acked(self, event: ActionAcked) -> None:
+        """Accepted: the view that follows shows the effect."""
+        self.sent.pop(event.seq, None)
+        self._autoplay_busy = False
+
+    def on_action_refused(self, event: ActionRefused) -> None:
+        """Refused: say why, in the server's words; nothing changed (RULES.md cites the rule)."""
+        action = event.action or (self.sent.pop(event.seq, None) if event.seq is not None else None)
+        self.last_error = ActionRefused(event.code, event.message, event.seq, action)
+        if self._autoplay_busy and self.autoplay and self.snapshot is not None:
+            # The bot misjudged from its partial view (or lost a race with another
+            # seat): no toast for a person who did nothing; take the safe way out.
+            log.info("Autoplay move %r refused: %s", action, event.message)
+            move = fallback_move(self.snapshot)
+            if move is not None and move != action:
+                self.send_action(move)
+            else:
+                self._autoplay_busy = False
+            return
+        self.notify(event.message, title="Not allowed", severity="error")
+
+    def on_disconnected(self, event: Disconnected) -> None:
+        """The connection ended: say so; the game screen stays for a last look."""
+        self.link = None
+        self.connected = False
+        if self._leaving or (self.snapshot is not None and self.snapshot.over):
+            return  # we left, or the table closed after the game: nothing to worry about
+        self.failed = True
+        self._say(event.reason, failed=True)
+        self.notify(
+            f"{event.reason} Press r to reconnect."
+            if isinstance(self.session, JoinSession)
+            else event.reason,
+            title="Disconnected",
+            severity="error",
+            timeout=30,
+        )
+        self.refresh_bindings()
+
+    def on_move_chosen(self, event: MoveChosen) -> None:
+        """A screen chose a move: send it."""
+        self.send_action(event.action)
+
+    # --- autoplay --------------------------------------------------------------------------------
+
+    def _autoplay_step(self) -> None:
+        """Play one move for this seat if it is waited on (at most one per view revision)."""
+        snap = self.snapshot
+        if (
+            not self.autoplay
+            or snap is None
+            or self._autoplay_busy
+            or snap.rev == self._autoplay_rev
+        ):
+            return
+        if self._autoplayer is None:
+            kind = self.session.bot_kind if isinstance(self.session, SoloSession) else "greedy"
+            self._autoplayer = Autoplayer(kind, seed=snap.me or 0)
+        move = self._autoplayer.next_move(snap)
+        if move is None:
+            return
+        self._autoplay_rev = snap.rev
+        self._autoplay_busy = True
+        self.send_action(move)
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that depend on the connection's state."""
+        if action == "results":
+            return self.snapshot is not None and self.snapshot.over
+        if action == "start_game":
+            return self.connected and self.seat == 0 and not self.started and self.snapshot is None
+        if action == "reconnect":
+            # A solo table lives in this app: once its game has begun it cannot be rejoined.
+            rejoinable = isinstance(self.session, JoinSession) or self._table is None
+            return self.failed and not self.connected and rejoinable
+        return True
+
+    def action_results(self) -> None:
+        """Show the results screen (game over)."""
+        if (
+            self.snapshot is not None
+            and self.snapshot.over
+            and not isinstance(self.screen, ResultsScreen)
+        ):
+            self.push_screen(ResultsScreen(self.snapshot))
+
+    def action_help(self) -> None:
+        """Open the help (or close it if it is open)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
+            self.push_screen(HelpScreen())
+
+    def action_request_quit(self) -> None:
+        """``ctrl+q``: confirm, then leave (a second ``ctrl+q`` confirms)."""
+        if isinstance(self.screen, QuitDialog):
+            self.screen.dismiss(True)
+            return
+        if self.link is None or (self.snapshot is not None and self.snapshot.over):
+            self.run_worker(self._leave(True), group="quit")
+            return
+        if isinstance(self.session, SoloSession):
+            detail = "This is a solo game: leaving ends it."
+        else:
+            detail = (
+                "Your seat is kept for you: join again with the token "
+                f"[b]{self.token}[/b] to carry on."
+            )
+        self.push_screen(QuitDialog(detail), self._leave)
+
+    async def _leave(self, leave: bool | None) -> None:
+        """The quit dialog's answer: on yes, close the link and exit."""
+        if leave:
+            self._leaving = True
+            await self._close_link()
+            self.exit()
+
+    async def action_start_game(self) -> None:
+        """The host starts the table's game (LAN tables; solo starts by itself)."""
+        if self.link is not None:
+            await self.link.start()
+
+    def action_reconnect(self) -> None:
+        """Try again: rejoin with our seat's token, or set up the solo table again."""
+        if isinstance(self.session, JoinSession) and self.token:
+            self.session = replace(self.session, token=self.token)
+        self.failed = False
+        self._say("Trying again…")
+        self._run_table()
+        self.refresh_bindings()

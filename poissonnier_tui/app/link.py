@@ -1,0 +1,157 @@
+"""The app's connection to a table: a TCP client, plus the server itself in solo.
+
+No Textual here (STYLE.md: the I/O layer knows nothing of widgets). The app's
+network worker calls :func:`open_link` and then iterates
+:meth:`TableLink.messages`; the screens never see a socket.
+
+Solo play takes the same path as a LAN game (DESIGN.md "Textual"): an
+in-process :class:`net.server.TableServer` listens on 127.0.0.1, port 0,
+unadvertised, with bots in every seat but the first, and the app joins it as
+an ordinary TCP client.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from net.client import JoinError, TableClient
+from net.game import Agent
+from net.messages import ServerMessage
+from net.server import TableServer
+from poissonnier_tui import __version__
+from poissonnier_tui.app.session import JoinSession, Session, SoloSession
+from poissonnier_tui.table import PoissonnierGame
+
+log = logging.getLogger(__name__)
+
+GAME = "poissonnier"
+"""The game name sent in ``hello`` (``PoissonnierGame.name``)."""
+
+__all__ = ["JoinError", "TableLink", "open_link"]
+
+
+class TableLink:
+    """A joined table: the client connection and, in solo, the server it runs.
+
+    Args:
+        client: the connected client.
+        server: the in-process server of a solo game, closed with the link.
+        address: ``host:port`` for messages to the player.
+    """
+
+    def __init__(
+        self, client: TableClient, server: TableServer | None = None, address: str = ""
+    ) -> None:
+        self.client = client
+        self.server = server
+        self.address = address
+
+    @property
+    def seat(self) -> int | None:
+        """This client's seat, ``None`` for a spectator."""
+        return self.client.seat
+
+    @property
+    def token(self) -> str | None:
+        """The seat's reconnect token (show it so the player can rejoin)."""
+        return self.client.token
+
+    @property
+    def table_name(self) -> str:
+        """The table's name as it announced itself."""
+        return self.client.table.name
+
+    @property
+    def lost_reason(self) -> str | None:
+        """Why the connection ended, once it has."""
+        return self.client.lost_reason
+
+    def messages(self) -> AsyncIterator[ServerMessage]:
+        """The table's messages in order, until the connection ends."""
+        return self.client.messages()
+
+    async def send_action(self, action: Mapping[str, Any]) -> int:
+        """Send a game action; returns the ``seq`` echoed in its ``ack`` or ``error``."""
+        return await self.client.send_action(action)
+
+    async def start(self) -> None:
+        """Ask the table to start the game (only the host, seat 0, may)."""
+        await self.client.start()
+
+    async def close(self) -> None:
+        """Leave the table and, in solo, stop the server. Safe to call twice."""
+        try:
+            await self.client.close()
+        finally:
+            if self.server is not None:
+                await self.server.close("closing")
+
+
+def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
+    """One bot per seat after the human's (seat 0), each with its own seed (R3)."""
+    from poissonnier_tui.bots import make_bot
+
+    return {seat: make_bot(session.bot_kind, seed + seat) for seat in range(1, session.bots + 1)}
+
+
+async def open_link(session: Session, *, say: Callable[[str], None] | None = None) -> TableLink:
+    """Join the table ``session`` describes; for a solo session, start it first.
+
+    Args:
+        session: solo or join.
+        say: called with short progress sentences ("Starting the table…").
+
+    Returns:
+        A joined :class:`TableLink`.
+
+    Raises:
+        JoinError: the table refused us or could not be reached.
+        ValueError: a solo session with impossible settings (e.g. 0 bots, unknown bot kind).
+    """
+    report = say or (lambda _text: None)
+    if isinstance(session, JoinSession):
+        report(f"Connecting to {session.host}:{session.port}…")
+        client = await TableClient.connect(
+            session.host,
+            session.port,
+            name=session.name,
+            role=session.role,
+            token=session.token,
+            code=session.code,
+            app_version=__version__,
+            game=GAME,
+        )
+        return TableLink(client, None, f"{session.host}:{session.port}")
+    seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
+    report("Setting up the fish market…")
+    server = TableServer(
+        PoissonnierGame(),
+        name="Solo",
+        seats=session.bots + 1,
+        seed=seed,
+        app_version=__version__,
+        bots=_bots(session, seed),
+        bot_delay=session.bot_delay,
+        auto_start=True,  # the game starts as soon as the human takes seat 0
+        absent_grace=None,  # solo: the table waits for its only human
+        host="127.0.0.1",
+        port=0,
+    )
+    await server.open()
+    report(f"Joining the table on 127.0.0.1:{server.port}…")
+    try:
+        client = await TableClient.connect(
+            "127.0.0.1",
+            server.port,
+            name=session.name,
+            app_version=__version__,
+            game=GAME,
+        )
+    except BaseException:
+        await server.close("closing")
+        raise
+    log.info("Solo table on 127.0.0.1:%d, seed %d.", server.port, seed)
+    return TableLink(client, server, f"127.0.0.1:{server.port}")

@@ -1,0 +1,1 @@
+"""Screens of the app: connecting, table, results, help, and the modal dialogs."""

@@ -1,0 +1,66 @@
+"""What the app is asked to do when it starts: play solo, or join a table.
+
+The CLI builds one of these and hands it to
+:class:`~poissonnier_tui.app.app.PoissonnierApp`. They are plain frozen
+dataclasses so that tests and the screenshot script can build them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["player", "spectator"]
+"""How a client sits at a table: with a seat, or watching without one (RULES.md §9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoloSession:
+    """A solo game against bots on an in-process, unadvertised table server.
+
+    Attributes:
+        bots: how many bots sit with the player (1..4, so 2..5 players, RULES.md §1).
+        seed: the table's seed (R3); ``None`` draws one at random.
+        name: the human player's display name.
+        bot_delay: seconds a bot waits before each move, so that people can
+            follow what the bots do (0 in tests).
+        bot_kind: the bot policy, as understood by ``poissonnier_tui.bots.make_bot``
+            (``"random"`` or ``"greedy"``).
+        autoplay: let a bot (``bot_kind``) play the human seat too
+            (through the server, like any move): for demos, screenshots and
+            tests that need a finished game.
+    """
+
+    bots: int = 2
+    seed: int | None = None
+    name: str = "You"
+    bot_delay: float = 0.8
+    bot_kind: str = "greedy"
+    autoplay: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSession:
+    """Join a table served elsewhere (on the LAN, or by ``poissonnier host``).
+
+    Attributes:
+        host: the server's address.
+        port: the server's TCP port.
+        name: the display name asked for.
+        role: ``"player"`` to take a seat, ``"spectator"`` to watch (RULES.md §9).
+        code: the table's join code, if it has one.
+        token: a seat token from an earlier connection, to reclaim that seat.
+        autoplay: as in :class:`SoloSession`.
+    """
+
+    host: str
+    port: int
+    name: str = "You"
+    role: Role = "player"
+    code: str | None = None
+    token: str | None = None
+    autoplay: bool = False
+
+
+Session = SoloSession | JoinSession
+"""Either way of starting the app."""

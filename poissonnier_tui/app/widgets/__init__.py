@@ -1,0 +1,1 @@
+"""Widgets of the table screen, one per module (STYLE.md "Textual apps")."""

@@ -1,0 +1,98 @@
+"""Make the SVG screenshots in ``screenshots/`` from the real app (DESIGN.md "Textual").
+
+Nothing here is drawn by hand: the script runs :class:`PoissonnierApp` headless
+(``App.run_test``) at a fixed terminal size, in a real solo game (an
+in-process table server, bots, a fixed seed), with ``autoplay`` letting a
+bot play the human's seat through the server. It pauses the autoplay at an
+interesting moment and saves:
+
+* ``table.svg``: mid-game, crates filled, the queue full, and a bot's offer
+  waiting for the player's answer (the status line and the offers pane show it);
+* ``results.svg``: the results screen once the game is over.
+
+Usage::
+
+    python scripts/screenshots.py [--seed N] [--bots N] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from poissonnier_tui.app import PoissonnierApp, SoloSession
+from poissonnier_tui.app.screens.results import ResultsScreen
+from poissonnier_tui.app.snapshot import TableSnapshot
+
+SIZE = (160, 50)
+"""Terminal size of every screenshot (columns, rows)."""
+DEFAULT_SEED = 11
+"""A deal whose game shows a bot asking the player for fish mid-game."""
+
+
+class DemoApp(PoissonnierApp):
+    """The app with a brake on autoplay: it holds off while :attr:`hold` says so."""
+
+    hold: Callable[[TableSnapshot], bool] | None = None
+    """When it returns True for the current view, autoplay makes no move."""
+
+    def _autoplay_step(self) -> None:
+        snap = self.snapshot
+        if self.hold is not None and snap is not None and self.hold(snap):
+            return
+        super()._autoplay_step()
+
+
+def offer_for_me(snap: TableSnapshot) -> bool:
+    """Mid-game, our crates are filled and a proposal waits for our answer (§4)."""
+    return (
+        snap.phase == "serve"
+        and int(snap.view["turn"]) >= 4
+        and sum(1 for crate in snap.crates if crate) >= 2
+        and any(snap.answerer(p) == snap.me for p in snap.proposals)
+    )
+
+
+async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float) -> None:
+    """Run the app until ``ready()``; raise if it takes longer than ``timeout`` seconds."""
+    for _ in range(int(timeout / 0.02)):
+        if ready():
+            return
+        await pilot.pause(0.02)
+    raise TimeoutError("the game did not reach the wanted moment; try another --seed")
+
+
+async def shoot(seed: int, bots: int, out: Path) -> None:
+    """Play one game and save ``table.svg`` and ``results.svg`` into ``out``."""
+    app = DemoApp(SoloSession(bots=bots, seed=seed, name="Ana", bot_delay=0.0, autoplay=True))
+    app.hold = offer_for_me
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: app.snapshot is not None and offer_for_me(app.snapshot), 60)
+        await pilot.pause(0.5)  # let the toast slide in and the widgets settle
+        app.save_screenshot("table.svg", path=str(out))
+        app.hold = None
+        app._autoplay_step()  # answer the offer and play on to the end
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
+        app.clear_notifications()  # leftovers of the autoplayed turns
+        await pilot.pause(0.5)
+        app.save_screenshot("results.svg", path=str(out))
+
+
+def main() -> None:
+    """Parse the options and take the screenshots."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--bots", type=int, default=3, choices=range(1, 5))
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "screenshots")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    asyncio.run(shoot(args.seed, args.bots, args.out))
+    print(f"wrote {args.out / 'table.svg'} and {args.out / 'results.svg'}")
+
+
+if __name__ == "__main__":
+    main()
