@@ -15,7 +15,7 @@ import random
 from stacking import fill_and_ready, stacked_game
 from textual.content import Content
 
-from poissonnier_tui.app.autoplay import fallback_move, legal_hint
+from poissonnier_tui.app.autoplay import fallback_move
 from poissonnier_tui.app.deals import DealDraft
 from poissonnier_tui.app.describe import event_text, humanize, proposal_text, status_text
 from poissonnier_tui.app.serving import serve_options, shortfall, suggest_deal
@@ -136,13 +136,10 @@ def test_shortfall_and_suggested_deal() -> None:
     apply_wire(state, 0, deal.to_action())  # a proposal the engine takes
 
 
-def test_autoplay_hints_are_legal() -> None:
+def test_autoplay_fallback_is_legal() -> None:
     for state in play(5)[::4]:
         for seat in waiting(state):
             snap = snap_of(state, seat)
-            hints = legal_hint(snap)
-            for action in hints:
-                apply_wire(copy.deepcopy(state), seat, action)
             move = fallback_move(snap)
             if move is not None:
                 apply_wire(copy.deepcopy(state), seat, move)

@@ -6,12 +6,10 @@ The bot is one of the project's own (``poissonnier_tui.bots``), but it runs
 it picks goes to the server as an ordinary action, so the game is exactly as
 real as one played by hand.
 
-A bot also wants the seat's legal actions, which only the server knows. The
-client approximates them from its view (:func:`legal_hint`): the action
-types that apply now, and the concrete serves computed with
-``orders.serve_plans`` (as the serve dialog does). If the bot still picks
-something the server refuses, the app falls back on :func:`fallback_move`,
-which is always legal when the seat is waited on.
+A bot also wants the seat's legal actions, which the client computes
+exactly from its own view (``game.determinize.legal_from_view``). If the
+server still refuses a move (a race with another seat), the app falls back on
+:func:`fallback_move`, which is always legal when the seat is waited on.
 """
 
 from __future__ import annotations
@@ -19,41 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from net.game import Agent
-from poissonnier_tui.app.serving import serve_options
 from poissonnier_tui.app.snapshot import TableSnapshot
+from poissonnier_tui.game.determinize import legal_from_view
 
 Action = dict[str, Any]
 """An action wire map (see :mod:`poissonnier_tui.game.actions`)."""
-
-
-def legal_hint(snap: TableSnapshot) -> list[Action]:
-    """What this seat may do now, as far as its view tells (a subset of the server's list).
-
-    Includes one action per applicable type (ready/unready, buy_crate,
-    end_turn, accept/decline/withdraw) and every concrete serve of the
-    first three clients (§3.4). Placing and proposing are left to the bot,
-    which builds those from the view.
-    """
-    me = snap.me
-    if me is None or snap.over:
-        return []
-    out: list[Action] = []
-    if snap.can_buy_crate():
-        out.append({"type": "buy_crate"})
-    if snap.phase == "fill":
-        out.append({"type": "unready"} if snap.ready else {"type": "ready"})
-        return out
-    for p in snap.proposals:
-        pid = int(p["id"])
-        if snap.answerer(p) == me:
-            out += [{"type": "accept", "proposal": pid}, {"type": "decline", "proposal": pid}]
-        if int(p["proposer"]) == me:
-            out.append({"type": "withdraw", "proposal": pid})
-    if snap.my_turn:
-        out.append({"type": "end_turn"})
-        for client in dict.fromkeys(snap.servable):
-            out += [option.action for option in serve_options(snap, client)]
-    return out
 
 
 def fallback_move(snap: TableSnapshot) -> Action | None:
@@ -87,7 +55,7 @@ class Autoplayer:
         me = snap.me
         if me is None or snap.over or me not in snap.waiting_on:
             return None
-        move = self.bot.act(dict(snap.view), legal_hint(snap))
+        move = self.bot.act(dict(snap.view), legal_from_view(snap.view))
         if move is None and snap.waiting_on == [me]:
             # Nobody else will move: don't let the table wait forever on a passing bot.
             return fallback_move(snap)

@@ -20,7 +20,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from poissonnier_tui.game import cards
+from poissonnier_tui.game.actions import to_wire
+from poissonnier_tui.game.engine import legal_actions
 from poissonnier_tui.game.state import Crate, GameState, Phase, Proposal, SeatState
+
+Wire = dict[str, Any]
+"""An action as a wire map."""
 
 
 def _take(pool: list[str], code: str) -> str:
@@ -153,3 +158,22 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> GameState:
         log=[],
         result=None,
     )
+
+
+def legal_from_view(view: Mapping[str, Any], rng: random.Random | None = None) -> list[Wire]:
+    """The seat's exact legal actions, computed from its view alone.
+
+    A client far from the server (an autoplaying TUI, a bot joining over the
+    network) gets the same list as ``legal_actions(state, seat)`` on the
+    server, because a seat's options depend only on what it may see.
+
+    Args:
+        view: a seat's view (not a spectator's).
+        rng: fills the hidden parts, which do not change the result; fixed
+            when ``None``.
+
+    Raises:
+        ValueError: a spectator view or an inconsistent one.
+    """
+    state = sample_state(view, rng or random.Random(0))
+    return [to_wire(a) for a in legal_actions(state, view["seat"])]
