@@ -11,7 +11,6 @@ needs them, so ``simulate`` and ``--version`` start fast.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -114,7 +113,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         return 2
     report = simulate(players=args.players, games=args.games, seed=args.seed, bot=args.bot)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print(report.to_json())
     else:
         print(report.format_text())
     return 1 if report.errors else 0

@@ -24,7 +24,7 @@ Wire forms (all lists may be empty unless said otherwise):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from poissonnier_tui.game.errors import IllegalAction
@@ -238,7 +238,11 @@ def parse_action(wire: Mapping[str, Any]) -> Action:
 def to_wire(action: Action) -> dict[str, Any]:
     """The wire map of ``action`` (inverse of :func:`parse_action`)."""
     wire: dict[str, Any] = {"type": action.TYPE}
-    for name, value in asdict(action).items():
+    # fields() + getattr rather than asdict(): asdict deep-copies recursively
+    # and dominated bot simulations, which convert thousands of actions.
+    for f in fields(action):
+        value = getattr(action, f.name)
+        name = f.name
         if isinstance(value, tuple):
             value = [list(v) if isinstance(v, tuple) else v for v in value]
         wire[name] = value
