@@ -1,7 +1,7 @@
 """End to end over real TCP on 127.0.0.1: four bot clients and a spectator.
 
 Each seat is an ordinary `TableClient` whose moves come from a bot running
-in the client on the views it receives (`bots.remote.play_seat`), so every
+in the client on the views it receives (`headless.play_seat`), so every
 action and every view crosses the wire. The test records every frame and,
 from the server side, what was hidden at every revision, then proves:
 
@@ -25,8 +25,8 @@ from net.messages import ServerMessage, View
 from net.server import TableServer
 from poissonnier_tui import __version__
 from poissonnier_tui.bots import make_bot
-from poissonnier_tui.bots.remote import play_seat
 from poissonnier_tui.game.state import GameState
+from poissonnier_tui.headless import play_seat
 from poissonnier_tui.table import PoissonnierGame, PoissonnierMatch
 
 FISH_ID = re.compile(r"^[TFMDPGA]\d\d$")
