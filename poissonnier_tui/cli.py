@@ -1,40 +1,27 @@
 """The ``poissonnier`` command.
 
 ``poissonnier``                     a solo game in the TUI against bots
-``poissonnier simulate ...``        headless bot games straight on the engine
+``poissonnier <command> ...``       see ``poissonnier --help``; each command
+                                    lives in ``poissonnier_tui/commands/``
 ``poissonnier --version``           print the version
-
-Heavy imports (Textual, asyncio networking) happen inside the command that
-needs them, so ``simulate`` and ``--version`` start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from poissonnier_tui import __version__
+from poissonnier_tui.commands import MODULES, bot_delay, check_bot_kind
 
 DEFAULT_BOT_DELAY = 0.5
 """Seconds a bot waits before acting in the TUI, so a person can follow it."""
 
 
-def _bot_delay(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 30:
-        raise argparse.ArgumentTypeError("bot delay must be between 0 and 30 seconds")
-    return value
-
-
-def _bot_kinds() -> tuple[str, ...]:
-    from poissonnier_tui.bots import BOT_KINDS
-
-    return tuple(BOT_KINDS)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
+    """The argument parser: solo options at the top level, then every subcommand."""
     parser = argparse.ArgumentParser(
         prog="poissonnier",
         description="Le Poissonnier, the fish-market card game, in your terminal. "
@@ -54,37 +41,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bot", default="greedy", help="bot kind (default greedy)")
     parser.add_argument(
         "--bot-delay",
-        type=_bot_delay,
+        type=bot_delay,
         default=DEFAULT_BOT_DELAY,
         metavar="SECONDS",
         help="pause before each bot move (default 0.5)",
     )
-    sub = parser.add_subparsers(dest="command")
-
-    sim = sub.add_parser("simulate", help="play headless bot games and print statistics")
-    sim.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--bot", default="greedy", help="bot kind for every seat")
-    sim.add_argument(
-        "--bot-delay",
-        type=_bot_delay,
-        default=0.0,
-        metavar="SECONDS",
-        help="accepted for symmetry; simulate never waits",
-    )
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 
-def _run_solo(args: argparse.Namespace) -> int:
+def run_solo(args: argparse.Namespace) -> int:
+    """A solo game in the TUI: an in-process table on 127.0.0.1, bots in the other seats."""
     from poissonnier_tui.app.app import PoissonnierApp, SoloSession
 
-    if args.bot not in _bot_kinds():
-        print(
-            f"poissonnier: unknown bot kind {args.bot!r}; choose from {', '.join(_bot_kinds())}",
-            file=sys.stderr,
-        )
+    if (error := check_bot_kind(args.bot)) is not None:
+        print(f"poissonnier: {error}", file=sys.stderr)
         return 2
     app = PoissonnierApp(
         SoloSession(
@@ -99,37 +72,16 @@ def _run_solo(args: argparse.Namespace) -> int:
     return int(app.return_code or 0)
 
 
-def _run_simulate(args: argparse.Namespace) -> int:
-    from poissonnier_tui.simulate import simulate
-
-    if args.bot not in _bot_kinds():
-        print(
-            f"poissonnier: unknown bot kind {args.bot!r}; choose from {', '.join(_bot_kinds())}",
-            file=sys.stderr,
-        )
-        return 2
-    if args.games < 1:
-        print("poissonnier: --games must be at least 1", file=sys.stderr)
-        return 2
-    report = simulate(players=args.players, games=args.games, seed=args.seed, bot=args.bot)
-    if args.json:
-        print(report.to_json())
-    else:
-        print(report.format_text())
-    return 1 if report.errors else 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``poissonnier`` console script.
 
     Returns:
-        The process exit code: 0 on success, 1 when a simulation saw errors,
-        2 on bad arguments.
+        The process exit code: 0 on success, 1 when a command failed (e.g. a
+        simulation saw errors), 2 on bad arguments.
     """
     args = build_parser().parse_args(argv)
-    if args.command == "simulate":
-        return _run_simulate(args)
-    return _run_solo(args)
+    run = getattr(args, "run", None)
+    return int(run(args)) if run is not None else run_solo(args)
 
 
 if __name__ == "__main__":

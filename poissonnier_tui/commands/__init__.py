@@ -1,0 +1,42 @@
+"""Subcommands of ``poissonnier``: one module each.
+
+Each module defines ``register(sub)``, which adds its parser to the
+``argparse`` sub-parsers and sets ``run=<function(args) -> exit code>`` as a
+default. Modules import heavy dependencies (Textual, asyncio servers) inside
+``run`` so that ``poissonnier --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+# argparse exposes no public name for the object add_subparsers() returns.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+#: Subcommand modules, in the order ``--help`` lists them.
+MODULES = ("poissonnier_tui.commands.simulate",)
+
+
+def bot_delay(text: str) -> float:
+    """Parse ``--bot-delay SECONDS`` (0 to 30).
+
+    Raises:
+        argparse.ArgumentTypeError: out of range or not a number.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 30:
+        raise argparse.ArgumentTypeError("bot delay must be between 0 and 30 seconds")
+    return value
+
+
+def check_bot_kind(kind: str) -> str | None:
+    """An error sentence if ``kind`` is not a known bot kind, else ``None``."""
+    from poissonnier_tui.bots import BOT_KINDS
+
+    if kind in BOT_KINDS:
+        return None
+    return f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}"

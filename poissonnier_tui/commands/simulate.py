@@ -1,0 +1,48 @@
+"""``poissonnier simulate``: headless bot games straight on the engine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from poissonnier_tui.commands import Subparsers, bot_delay, check_bot_kind
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``simulate`` parser."""
+    p = sub.add_parser("simulate", help="play headless bot games and print statistics")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        choices=range(2, 6),
+        metavar="N",
+        help="players per game, 2-5 (default 4)",
+    )
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--bot", default="greedy", help="bot kind for every seat (default greedy)")
+    p.add_argument(
+        "--bot-delay",
+        type=bot_delay,
+        default=0.0,
+        metavar="SECONDS",
+        help="accepted for symmetry with other commands; simulate never waits",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games; exit code 1 if any game saw an error, 2 on bad arguments."""
+    from poissonnier_tui.simulate import simulate
+
+    if (error := check_bot_kind(args.bot)) is not None:
+        print(f"poissonnier: {error}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("poissonnier: --games must be at least 1", file=sys.stderr)
+        return 2
+    report = simulate(players=args.players, games=args.games, seed=args.seed, bot=args.bot)
+    print(report.to_json() if args.json else report.format_text())
+    return 1 if report.errors else 0
