@@ -25,6 +25,11 @@ Rulings of ours where RULES.md is silent (also in the README):
   but inspectors, so inspectors cannot cycle forever.
 * A proposal naming special cards from a hand is checked against that hand
   only when it is accepted, so a proposal never reveals a hand's contents.
+* Two crates may hold the same freshness; a crate bought during the fill step
+  can be filled in that step (§7 only keeps crates bought later empty).
+* A client may be served with special cards alone (specials from the hand are
+  allowed by §3.4); an inspector reshuffled back (R7) may act again in the
+  same call.
 """
 
 from __future__ import annotations
