@@ -211,10 +211,7 @@ def _call_clients(state: GameState) -> None:
         dropped = state.queue.pop(0)
         state.client_discard.append(dropped)
         _log(state, {"t": "drop", "client": dropped})
-        target = cards.QUEUE_MAX
-    else:
-        target = cards.QUEUE_MAX
-    while len(state.queue) < target and _can_draw_client(state):
+    while len(state.queue) < cards.QUEUE_MAX and _can_draw_client(state):
         client = _draw_client(state)
         if cards.is_inspector(client):
             _inspect(state, client)
