@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,8 +44,8 @@ from net.messages import (
     parse_client_message,
 )
 from net.schema import BadMessage
-from net.table import Refused, Table
-from net.turns import Outcome, TurnKeeper
+from net.table import Refused, SeatRecord, Table
+from net.turns import Outcome, TimeLimit, TurnKeeper
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,8 @@ class TableServer:
         check_app_version: Refuse clients whose app version differs (the
             protocol version must always match).
         turn_timeout: Seconds a seat may take before its default action is
-            played (``Match.timeout_action``); ``None`` for no limit.
+            played (``Match.timeout_action``); ``None`` for no limit; or a
+            :data:`net.turns.TimeLimit` giving the limit state by state.
         absent_grace: Seconds a waited-on human may be disconnected before
             their default action is played; ``None`` to wait for them.
         host: Address to listen on.
@@ -143,7 +144,10 @@ class TableServer:
             or the phase change. Synchronous: schedule slow work yourself.
         on_action: Awaited with ``(seat, action)`` for every accepted action,
             before anyone is told of it (an append-only log goes here). If it
-            raises, the error is logged and the table carries on.
+            raises, the action is applied but unrecorded, so nobody may hear
+            of it: the error is logged and the table closes (``bye`` reason
+            ``"record_failed"``); a resume from the log then matches what
+            every player saw.
         timing: Network timings and limits.
 
     Raises:
@@ -167,7 +171,7 @@ class TableServer:
         allow_spectators: bool = True,
         auto_start: bool = False,
         check_app_version: bool = True,
-        turn_timeout: float | None = None,
+        turn_timeout: float | TimeLimit | None = None,
         absent_grace: float | None = 10.0,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -195,6 +199,12 @@ class TableServer:
         """See the class arguments; may be set after construction."""
         self.on_action = on_action
         """See the class arguments; set it before :meth:`open`."""
+        self.on_start: Callable[[tuple[SeatRecord, ...]], None] | None = None
+        """Called with every seat's :class:`~net.table.SeatRecord` when the match
+        starts, before anyone sees it (a log writes its header here). Synchronous;
+        if it raises, the error is logged and the table carries on."""
+        self._halted = False  # an action could not be recorded: closing, accept nothing
+        self._halt_task: asyncio.Task[None] | None = None
         self._code = code
         self._allow_spectators = allow_spectators
         self._auto_start = auto_start
@@ -294,11 +304,42 @@ class TableServer:
         async with self._lock:
             self._start_locked()
 
-    async def set_bot(self, seat: int, agent: Agent | None, name: str | None = None) -> None:
-        """In the lobby, give an open (or bot) seat to ``agent``, or open it up with ``None``.
+    def restore(
+        self, humans: Mapping[int, tuple[str, str]], actions: Iterable[tuple[int, Wire]]
+    ) -> None:
+        """Before :meth:`open`: rebuild the match from a log (resume after a crash).
+
+        Humans (seat -> (name, token)) start away and reclaim their seats by
+        joining with their token; bot seats come from the constructor. Every
+        action is applied in order without ``on_action`` or any message (R3:
+        the same seed, seats and actions give the same state). See
+        :meth:`net.table.Table.restore`.
 
         Raises:
-            Refused: ``already_started``, ``no_such_seat``, or ``seat_taken``.
+            RuntimeError: the server is already open.
+            ValueError: a bad seat or token in ``humans``.
+            Refused: the match could not start, or a logged action was refused
+                (``bad_record``); discard this server then.
+        """
+        if self._server is not None:
+            raise RuntimeError("restore() must come before open()")
+        self._table.restore(humans, actions)
+        if self._table.phase == "over":
+            self._over.set()
+
+    async def set_bot(self, seat: int, agent: Agent | None, name: str | None = None) -> None:
+        """Give a seat to ``agent``, or take the bot off it with ``None``.
+
+        In the lobby: an open or bot seat, and ``None`` opens it up. During the
+        game: a disconnected player's seat or a bot's; the bot stands in under
+        the player's name until the player reconnects with their token (which
+        takes the seat back) or ``None`` hands it back to them (see
+        :meth:`net.table.Table.set_bot`).
+
+        Raises:
+            Refused: ``no_such_seat``, ``seat_taken`` (a connected player, or
+                any player in the lobby), ``game_over``, or ``already_started``
+                (opening a seat once the game has begun).
             ValueError: ``name`` is empty, longer than 24 characters or not printable.
         """
         if name is not None:
@@ -329,6 +370,16 @@ class TableServer:
     def phase(self) -> Phase:
         """``"lobby"``, ``"playing"`` or ``"over"``."""
         return self._table.phase
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (R3); for the table's own log, never sent to clients."""
+        return self._table.seed
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The game options the match is made with."""
+        return self._table.options
 
     @property
     def rev(self) -> int:
@@ -417,7 +468,7 @@ class TableServer:
         except ConnectionLost:
             return None
         async with self._lock:
-            if self._closing:
+            if self._closing or self._halted:
                 return None
             try:
                 return self._admit(conn, msg)
@@ -585,7 +636,11 @@ class TableServer:
     ) -> Outcome:
         """The one path by which an action changes the match; see :data:`net.turns.Submit`."""
         async with self._lock:
-            if self._closing or (origin is not None and origin not in self._clients):
+            if (
+                self._closing
+                or self._halted
+                or (origin is not None and origin not in self._clients)
+            ):
                 return "skipped"  # closing, or a replaced connection's leftovers
             try:
                 action = make_action()
@@ -605,7 +660,11 @@ class TableServer:
                 try:
                     await self.on_action(seat, action)
                 except Exception:
-                    log.exception("on_action failed for seat %d; carrying on.", seat)
+                    # Applied but not recorded: nobody may hear of it (see on_action).
+                    log.exception("on_action failed for seat %d; the table closes.", seat)
+                    self._halted = True
+                    self._halt_task = asyncio.create_task(self.close("record_failed"))
+                    return "skipped"
             if origin is not None and seq is not None:
                 origin.conn.send(Ack(seq).to_wire())
             self._broadcast_views()
@@ -620,6 +679,11 @@ class TableServer:
     def _start_locked(self) -> None:
         self._table.start()
         log.info("Table %r: game started.", self.name)
+        if self.on_start is not None:
+            try:
+                self.on_start(self._table.seat_records())
+            except Exception:
+                log.exception("on_start failed; carrying on.")
         self._changed()
         self._broadcast_views()
         self._keeper.update()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +35,30 @@ class Refused(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who held a seat when the game started, as a table log records it.
+
+    Attributes:
+        name: display name.
+        kind: ``"human"`` or ``"bot"`` (never ``"open"`` once started).
+        token: a human's reconnect token (a password: it stays on the host's
+            disk), ``None`` for a bot.
+        agent: the bot object, for the recorder to name its kind; in-process
+            only, never written.
+    """
+
+    name: str
+    kind: SeatKind
+    token: str | None
+    agent: Agent | None = None
+
+
 @dataclass
 class _Seat:
     kind: SeatKind
     name: str = ""
-    token: str | None = None
+    token: str | None = None  # a human's token; kept by a bot standing in for them
     agent: Agent | None = None
     connected: bool = False
     absent_since: float | None = None
@@ -102,6 +121,10 @@ class Table:
         """Public facts about every seat, in seat order."""
         return tuple(SeatInfo(s.name, s.kind, s.connected) for s in self._seats)
 
+    def seat_records(self) -> tuple[SeatRecord, ...]:
+        """Name, kind, token and agent of every seat, for the table log's header."""
+        return tuple(SeatRecord(s.name, s.kind, s.token, s.agent) for s in self._seats)
+
     def bots(self) -> dict[int, Agent]:
         """Seat -> agent for every bot seat."""
         return {i: s.agent for i, s in enumerate(self._seats) if s.agent is not None}
@@ -111,22 +134,64 @@ class Table:
         return all(s.kind != "open" for s in self._seats)
 
     def set_bot(self, seat: int, name: str, agent: Agent | None) -> None:
-        """Give an open or bot seat to a bot, or (``agent=None``) open a bot seat up.
+        """Give a seat to a bot, or take a bot off it.
+
+        In the lobby: an open or bot seat goes to ``agent``, or (``agent=None``)
+        is opened up. During the game: the seat of a *disconnected* human, or a
+        bot seat, goes to ``agent``; a bot standing in for a human keeps that
+        human's name and token, so the human takes the seat back by claiming
+        it with the token (:meth:`claim`), and ``agent=None`` hands it back to
+        them at once (absent until they reconnect). ``name`` is ignored for a
+        stand-in: the seat keeps its player's name, so the log and results
+        still read right.
 
         Raises:
-            Refused: ``already_started``, ``no_such_seat``, or ``seat_taken`` (a human holds it).
+            Refused: ``no_such_seat``; ``game_over``; ``seat_taken`` (a connected
+                human holds it; in the lobby, any human); ``already_started``
+                (``agent=None`` during the game on a seat no human held: seats
+                cannot be opened once the game has started).
         """
-        self._require_lobby()
         target = self._seat(seat)
-        if target.kind == "human":
-            raise Refused("seat_taken", f"Seat {seat} is held by {target.name}.")
+        if self.phase == "over":
+            raise Refused("game_over", "The game is over.")
+        if self.phase == "lobby":
+            if target.kind == "human":
+                raise Refused("seat_taken", f"Seat {seat} is held by {target.name}.")
+            if agent is None:
+                self._seats[seat] = _Seat("open")
+            else:
+                self._seats[seat] = _Seat("bot", name=name, agent=agent, connected=True)
+            return
         if agent is None:
-            self._seats[seat] = _Seat("open")
-        else:
-            self._seats[seat] = _Seat("bot", name=name, agent=agent, connected=True)
+            if target.kind != "bot" or target.token is None:
+                raise Refused(
+                    "already_started", "A seat cannot be opened once the game has started."
+                )
+            self._seats[seat] = _Seat(
+                "human", name=target.name, token=target.token, absent_since=self._clock()
+            )
+            return
+        if target.kind == "human" and target.connected:
+            raise Refused("seat_taken", f"Seat {seat} is held by {target.name}, who is connected.")
+        keep_name = target.name if target.token is not None else name
+        self._seats[seat] = _Seat(
+            "bot", name=keep_name, token=target.token, agent=agent, connected=True
+        )
+
+    def stand_in(self, seat: int) -> bool:
+        """True if a bot plays ``seat`` for a human who can take it back with their token."""
+        s = self._seat(seat)
+        return s.kind == "bot" and s.token is not None
+
+    def agent(self, seat: int) -> Agent | None:
+        """The bot playing ``seat`` now, or ``None`` for a human or open seat."""
+        return self._seat(seat).agent
 
     def claim(self, name: str, token: str | None) -> tuple[int, str, bool]:
         """Seat a player: reclaim the seat ``token`` holds, or take the first open seat.
+
+        Reclaiming a seat a bot stands in for (see :meth:`set_bot`) takes it
+        back from the bot.
 
         Args:
             name: Display name for a newly taken seat (a reclaimed seat keeps its name).
@@ -144,6 +209,10 @@ class Table:
             for i, s in enumerate(self._seats):
                 # compare_digest: a token is a password; don't leak its prefix by timing.
                 if s.token is not None and secrets.compare_digest(s.token, token):
+                    if s.kind == "bot":  # a bot stood in while they were away: it steps down
+                        self._seats[i] = _Seat(
+                            "human", name=s.name, token=s.token, absent_since=self._clock()
+                        )
                     return i, s.token, True
         if self.phase != "lobby":
             raise Refused("already_started", "This game has already started.")
@@ -198,6 +267,38 @@ class Table:
         self.match = match
         self.rev = 0
         self.phase = "over" if match.is_over else "playing"
+
+    def restore(
+        self, humans: Mapping[int, tuple[str, str]], actions: Iterable[tuple[int, Wire]]
+    ) -> None:
+        """Rebuild a table that was playing from its log (resume after a crash).
+
+        Seats each human of ``humans`` (seat -> (name, token)) as away, to
+        reclaim the seat with its token (:meth:`claim`); bot seats come from
+        the constructor. Then starts the match and applies every action in
+        order, as the first run did: the same seed, seats, options and
+        actions give the same state (R3).
+
+        Raises:
+            ValueError: a seat of ``humans`` is out of range, a bot's, or has an empty token.
+            Refused: ``already_started``, ``seats_open``, ``bad_options``, or
+                ``bad_record`` naming the action (counted from 1) that was refused;
+                the table is then half rebuilt and must be discarded.
+        """
+        self._require_lobby()
+        for seat, (name, token) in humans.items():
+            if not 0 <= seat < len(self._seats) or self._seats[seat].kind == "bot" or not token:
+                raise ValueError(f"Seat {seat} cannot be restored for a player.")
+            self._seats[seat] = _Seat("human", name=name, token=token, absent_since=self._clock())
+        self.start()
+        for index, (seat, action) in enumerate(actions):
+            try:
+                self.apply(seat, action)
+            except Refused as exc:
+                raise Refused(
+                    "bad_record",
+                    f"Logged action {index + 1} (seat {seat}) was refused: {exc.message}",
+                ) from exc
 
     def apply(self, seat: int, action: Wire) -> None:
         """Apply ``seat``'s action and bump :attr:`rev`.

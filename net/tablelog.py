@@ -5,17 +5,29 @@ length, then one msgpack map) so one decoder serves both. Layout::
 
     frame 0   header  {"format": 1, "app": str, "game": str, "rules": str,
                        "seed": int, "seats": [{"name": str, "kind": str,
-                       "token": str | None}, ...], "options": map,
-                       "created": float (Unix seconds)}
+                       "token": str | None, ...}, ...], "options": map,
+                       "table": map, "created": float (Unix seconds)}
     frame 1+  action  {"seat": int, "action": map, "time": float}
+    last      end     {"end": map (the match's public result), "time": float}
+                      (only once the game is over; nothing may follow it)
 
 Replaying the actions on a match made from the header's seed, seat count
-and options rebuilds the game exactly (R3). Tokens let players reclaim
-their seats after a resume; the file stays on the host's disk.
+and options rebuilds the game exactly (R3); the ``end`` record lets a replay
+check that it reached the same result. Tokens let players reclaim their seats
+after a resume, so the file is created readable by its owner only (0600)
+and stays on the host's disk.
+
+Every record is flushed and ``fsync``-ed before :meth:`LogWriter.append`
+returns, so an action the table acknowledged is on disk even if the process
+is killed the next instant (DESIGN.md: "flushed before the action is
+acknowledged"). A crash mid-write leaves at most one partial record at the
+end, which :func:`read_log` reports as :class:`LogDamaged` with the valid
+prefix, and :meth:`LogWriter.reopen` cuts off before appending.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import time
@@ -36,120 +48,221 @@ _LENGTH = struct.Struct(">I")
 class LogDamaged(Exception):
     """A log that ends early or holds a bad record.
 
+    The message names the file, the byte offset where the damage starts and
+    the last good action, e.g. ``"game.plog: damaged at byte 812 (truncated
+    record); the last good record is action 14 (seat 2, serve)"``.
+
     Attributes:
         path: the file.
         offset: byte offset where the damage starts.
         good_actions: number of valid actions before it.
+        reason: what is wrong there, in a few words.
         log: the valid prefix (``None`` when even the header is damaged).
     """
 
     def __init__(self, path: Path, offset: int, good_actions: int, reason: str,
                  log: TableLog | None) -> None:  # fmt: skip
-        last = f"after action {good_actions}" if good_actions else "before any action"
+        if log is None:
+            last = "none: the header itself is unreadable"
+        elif good_actions:
+            last = f"action {good_actions} ({describe_action(log.actions[good_actions - 1])})"
+        else:
+            last = "the header (no action was recorded)"
         super().__init__(f"{path}: damaged at byte {offset} ({reason}); the last good "
                          f"record is {last}")  # fmt: skip
         self.path = path
         self.offset = offset
         self.good_actions = good_actions
+        self.reason = reason
         self.log = log
 
 
 @dataclass(slots=True)
 class LoggedAction:
-    """One accepted action: who played it, what it was, when (Unix seconds)."""
+    """One accepted action: who played it, what it was, when.
+
+    Attributes:
+        seat: the seat it was played for.
+        action: the wire map as the table accepted it.
+        time: when it was recorded, Unix seconds.
+        offset: byte offset of its record in the file.
+    """
 
     seat: int
     action: dict[str, Any]
     time: float
+    offset: int = 0
 
 
 @dataclass(slots=True)
 class TableLog:
-    """A whole log read back: its header and its actions in order."""
+    """A whole log read back: its header, its actions in order, and the end if reached."""
 
     header: dict[str, Any]
     actions: list[LoggedAction] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+    """The ``end`` record's result, once the game is over; ``None`` for a game still running."""
+    end_time: float | None = None
+    """When the ``end`` record was written (Unix seconds)."""
     valid_bytes: int = 0
     """Length of the valid prefix of the file, in bytes."""
 
 
+def describe_action(logged: LoggedAction) -> str:
+    """``"seat 2, serve"``: who and what kind, for messages (no card ids)."""
+    kind = logged.action.get("type")
+    return f"seat {logged.seat}, {kind if isinstance(kind, str) else '?'}"
+
+
 def _pack(record: Mapping[str, Any]) -> bytes:
     body: bytes = msgpack.packb(record, use_bin_type=True)
+    if len(body) > MAX_RECORD:
+        raise ValueError(f"a log record of {len(body)} bytes is over the {MAX_RECORD}-byte cap")
     return _LENGTH.pack(len(body)) + body
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a new directory entry durable (a no-op where directories can't be opened)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class LogWriter:
     """Appends records to a table log, each flushed and synced before returning.
 
-    Use :meth:`create` for a new table and :meth:`reopen` to go on after a resume.
+    Use :meth:`create` for a new table and :meth:`reopen` to go on after a
+    resume. The file is opened for each record and closed again, so a writer
+    holds no open file between records (nothing to leak if a table is
+    abandoned). Not thread-safe: one writer per file, one call at a time.
     """
 
-    def __init__(self, path: Path, stream: BinaryIO) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self._stream = stream
+        self.ended = False
+        """An ``end`` record was written: nothing more may be appended."""
 
     @classmethod
     def create(cls, path: Path, header: Mapping[str, Any]) -> LogWriter:
         """Start a new log at ``path`` with ``header`` (``format`` and ``created`` added).
 
+        The file is created with mode 0600 (it holds seat tokens), and the file
+        and its directory entry are synced before returning.
+
         Raises:
             FileExistsError: ``path`` exists (a log is never overwritten).
             OSError: the file cannot be written.
+            ValueError: the header is over :data:`MAX_RECORD` bytes.
         """
+        record = _pack({"format": FORMAT_VERSION, "created": time.time(), **header})
         path.parent.mkdir(parents=True, exist_ok=True)
-        stream = path.open("xb")
-        writer = cls(path, stream)
-        writer._write({"format": FORMAT_VERSION, "created": time.time(), **header})
-        return writer
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with os.fdopen(os.open(path, flags, 0o600), "wb") as stream:
+            _write(stream, record)
+        _sync_directory(path.parent)
+        return cls(path)
 
     @classmethod
-    def reopen(cls, path: Path, valid_bytes: int) -> LogWriter:
+    def reopen(cls, path: Path, valid_bytes: int, *, ended: bool = False) -> LogWriter:
         """Append to an existing log after its first ``valid_bytes`` bytes.
 
-        A damaged tail beyond ``valid_bytes`` is cut off first.
+        A damaged tail beyond ``valid_bytes`` is cut off (and the cut synced) first.
+
+        Args:
+            path: the log.
+            valid_bytes: :attr:`TableLog.valid_bytes` from :func:`read_log`
+                (or from :attr:`LogDamaged.log`).
+            ended: the prefix already holds an ``end`` record.
 
         Raises:
             OSError: the file cannot be written.
         """
-        stream = path.open("r+b")
-        stream.truncate(valid_bytes)
-        stream.seek(valid_bytes)
-        return cls(path, stream)
+        with path.open("r+b") as stream:
+            stream.truncate(valid_bytes)
+            os.fsync(stream.fileno())
+        writer = cls(path)
+        writer.ended = ended
+        return writer
 
-    def _write(self, record: Mapping[str, Any]) -> None:
-        self._stream.write(_pack(record))
-        self._stream.flush()
-        os.fsync(self._stream.fileno())
+    def _append(self, record: bytes) -> None:
+        with self.path.open("ab") as stream:
+            size = stream.seek(0, os.SEEK_END)
+            try:
+                _write(stream, record)
+            except OSError:
+                # A partial record (disk full) would read as damage: take it back if we can.
+                with contextlib.suppress(OSError):
+                    stream.truncate(size)
+                raise
 
     def append(self, seat: int, action: Mapping[str, Any]) -> None:
-        """Record an accepted action; returns once it is on disk."""
-        self._write({"seat": seat, "action": dict(action), "time": time.time()})
+        """Record an accepted action; returns once it is on disk.
+
+        Raises:
+            RuntimeError: the log already has its ``end`` record.
+            OSError: the write or the sync failed (e.g. the disk is full).
+            ValueError: the record is over :data:`MAX_RECORD` bytes.
+        """
+        if self.ended:
+            raise RuntimeError(f"{self.path}: the game is over; nothing may follow its end")
+        self._append(_pack({"seat": seat, "action": dict(action), "time": time.time()}))
+
+    def finish(self, result: Mapping[str, Any]) -> None:
+        """Record the end of the game with its public ``result``; returns once on disk.
+
+        Raises:
+            RuntimeError: the log already has its ``end`` record.
+            OSError: the write or the sync failed.
+        """
+        if self.ended:
+            raise RuntimeError(f"{self.path}: the game's end is already recorded")
+        self._append(_pack({"end": dict(result), "time": time.time()}))
+        self.ended = True
 
     def close(self) -> None:
-        """Close the file."""
-        self._stream.close()
+        """Nothing to release (no file stays open); kept for symmetry."""
+
+
+def _write(stream: BinaryIO, record: bytes) -> None:
+    """Write, flush and fsync one record."""
+    stream.write(record)
+    stream.flush()
+    os.fsync(stream.fileno())
 
 
 class _Bad(Exception):
     """A damaged record, with the reason."""
 
 
-def _action(record: dict[str, Any]) -> LoggedAction:
+def _action(record: dict[str, Any], offset: int) -> LoggedAction:
     seat, action, when = record.get("seat"), record.get("action"), record.get("time")
     if (
         not isinstance(seat, int)
+        or isinstance(seat, bool)
         or not isinstance(action, dict)
         or not isinstance(when, int | float)
     ):
         raise _Bad("record is not an action")
-    return LoggedAction(seat, action, float(when))
+    return LoggedAction(seat, action, float(when), offset)
+
+
+def _check_header(record: dict[str, Any]) -> None:
+    fmt = record.get("format")
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > FORMAT_VERSION:
+        raise _Bad(f"written in log format {fmt}; this version reads format {FORMAT_VERSION}")
+    seed = record.get("seed")
+    if fmt != FORMAT_VERSION or not isinstance(seed, int) or isinstance(seed, bool):
+        raise _Bad(f"not a table log of format {FORMAT_VERSION}")
 
 
 def read_log(path: Path) -> TableLog:
     """Read a whole log.
 
     Raises:
-        FileNotFoundError: no such file.
+        FileNotFoundError: no such file (and other ``OSError`` s of reading).
         LogDamaged: the file is truncated or corrupted; ``exc.log`` holds the
             valid prefix when the header itself is sound.
     """
@@ -171,19 +284,23 @@ def read_log(path: Path) -> TableLog:
                 record = msgpack.unpackb(
                     data[offset : offset + size], raw=False, strict_map_key=True
                 )
-            except (ValueError, msgpack.UnpackException) as exc:
+            except Exception as exc:  # any decoder complaint is damage, never a traceback
                 raise _Bad(f"undecodable record: {exc}") from None
             offset += size
             if not isinstance(record, dict):
                 raise _Bad("record is not a map")
             if log is None:
-                if record.get("format") != FORMAT_VERSION or not isinstance(
-                    record.get("seed"), int
-                ):
-                    raise _Bad(f"not a table log of format {FORMAT_VERSION}")
+                _check_header(record)
                 log = TableLog(header=record)
+            elif log.end is not None:
+                raise _Bad("record after the end of the game")
+            elif "end" in record:
+                end, when = record.get("end"), record.get("time")
+                if not isinstance(end, dict) or not isinstance(when, int | float):
+                    raise _Bad("bad end record")
+                log.end, log.end_time = end, float(when)
             else:
-                log.actions.append(_action(record))
+                log.actions.append(_action(record, start))
             log.valid_bytes = offset
     except _Bad as bad:
         if log is not None:

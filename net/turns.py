@@ -23,10 +23,14 @@ from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from net.frames import wire_copy
-from net.game import Agent, Wire
+from net.game import Agent, Match, Wire
 from net.table import Table
 
 log = logging.getLogger(__name__)
+
+TimeLimit = Callable[[Match, int], float | None]
+"""``limit(match, seat)``: seconds ``seat`` may be waited on in the match's
+current state, or ``None`` for no limit now (e.g. a limit on one step only)."""
 
 Outcome = Literal["accepted", "rejected", "skipped"]
 """What became of a submitted move: applied; refused by checks or the game;
@@ -57,7 +61,8 @@ class TurnKeeper:
         submit: The server's move path, see :data:`Submit`.
         bot_delay: Seconds to wait before asking a bot, so humans can follow.
         turn_timeout: Seconds a seat may be waited on before its default
-            action is played; ``None`` for no limit.
+            action is played; ``None`` for no limit; or a :data:`TimeLimit`
+            asked for the seat's limit in the current state.
         absent_grace: Seconds a waited-on human may be disconnected before
             its default action is played; ``None`` to wait for them forever.
         bot_retries: Times a bot may fail (raise, be refused, or pass while no
@@ -78,7 +83,7 @@ class TurnKeeper:
         submit: Submit,
         *,
         bot_delay: float,
-        turn_timeout: float | None,
+        turn_timeout: float | TimeLimit | None,
         absent_grace: float | None,
         bot_retries: int = BOT_RETRIES,
         bot_patience: float = BOT_PATIENCE,
@@ -97,6 +102,7 @@ class TurnKeeper:
         self._fired: set[int] = set()  # seats whose current wait already timed out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[int, asyncio.Task[None]] = {}
+        self._driving: dict[int, Agent] = {}  # seat -> the agent its driver asks
         self._expiries: set[asyncio.Task[None]] = set()
         self._change = asyncio.Event()
         self._closed = False
@@ -123,7 +129,10 @@ class TurnKeeper:
             self._since.setdefault(seat, now)
             self._arm(seat, now)
         for seat, agent in self._table.bots().items():
-            if seat in waiting and seat not in self._bots:
+            # A new agent on the seat (the host swapped bots) gets its own
+            # driver; the old one sees it was replaced and stops.
+            if seat in waiting and (seat not in self._bots or self._driving[seat] is not agent):
+                self._driving[seat] = agent
                 self._bots[seat] = asyncio.create_task(
                     self._drive(seat, agent), name=f"bot seat {seat}"
                 )
@@ -137,12 +146,20 @@ class TurnKeeper:
         if since is None:
             return None
         due: list[float] = []
-        if self._turn_timeout is not None:
-            due.append(since + self._turn_timeout)
+        limit = self._limit(seat)
+        if limit is not None:
+            due.append(since + limit)
         absent = self._table.absent_since(seat)
         if absent is not None and self._absent_grace is not None:
             due.append(max(since, absent) + self._absent_grace)
         return min(due, default=None)
+
+    def _limit(self, seat: int) -> float | None:
+        """Seconds ``seat`` may be waited on now (see ``turn_timeout``)."""
+        if self._turn_timeout is None or isinstance(self._turn_timeout, int | float):
+            return self._turn_timeout
+        match = self._table.match
+        return self._turn_timeout(match, seat) if match is not None else None
 
     def close(self) -> None:
         """Stop every timer and bot.
@@ -209,6 +226,7 @@ class TurnKeeper:
             # so the next update() sees the seat free and starts a new driver.
             if self._bots.get(seat) is me:
                 del self._bots[seat]
+                del self._driving[seat]
 
     async def _drive_loop(self, seat: int, agent: Agent) -> None:
         asked_rev = -1
@@ -217,7 +235,11 @@ class TurnKeeper:
             change = self._change
             await asyncio.sleep(self._bot_delay)
             async with self._lock:
-                if self._closed or seat not in self._table.waiting_on():
+                if (
+                    self._closed
+                    or seat not in self._table.waiting_on()
+                    or self._table.agent(seat) is not agent  # replaced, or its human is back
+                ):
                     return
                 rev = self._table.rev
                 moves = self._table.moves_of(seat)
@@ -242,6 +264,9 @@ class TurnKeeper:
                 # decision point is gone: drop the answer. Moves of other seats
                 # don't void it, so a bot in a simultaneous phase is never
                 # starved by busy humans: the match judges it like any action.
+                # Nor does a bot move for a seat it no longer holds.
+                if self._table.agent(seat) is not agent:
+                    return None
                 return action if self._table.moves_of(seat) == moves else None
 
             if action is None and not crashed and self._table.waiting_on() - {seat}:
@@ -262,7 +287,7 @@ class TurnKeeper:
 
             def fallback(rev: int = rev) -> Wire | None:
                 match = self._table.match
-                if self._table.rev != rev or match is None:
+                if self._table.rev != rev or match is None or self._table.agent(seat) is not agent:
                     return None
                 return match.timeout_action(seat)
 

@@ -40,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument("--bot", default="greedy", help="bot kind (default greedy)")
     parser.add_argument(
+        "--level",
+        choices=("easy", "medium", "hard"),
+        default=None,
+        help="bot level: easy, medium or hard (overrides --bot)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=bot_delay,
         default=DEFAULT_BOT_DELAY,
@@ -56,7 +62,8 @@ def run_solo(args: argparse.Namespace) -> int:
     """A solo game in the TUI: an in-process table on 127.0.0.1, bots in the other seats."""
     from poissonnier_tui.app.app import PoissonnierApp, SoloSession
 
-    if (error := check_bot_kind(args.bot)) is not None:
+    kind = args.level or args.bot
+    if (error := check_bot_kind(kind)) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2
     app = PoissonnierApp(
@@ -65,7 +72,7 @@ def run_solo(args: argparse.Namespace) -> int:
             seed=args.seed,
             name=args.name,
             bot_delay=args.bot_delay,
-            bot_kind=args.bot,
+            bot_kind=kind,
         )
     )
     app.run()

@@ -25,10 +25,11 @@ default too and the game counts a *stall*. A game reaching
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -61,8 +62,13 @@ class GameRecord:
         stalls: rounds where no waiting seat acted and the default was applied.
         actions: actions applied, defaults included.
         errors: one message per refused action (or the action cap).
-        decision_seconds: time spent in each ``act`` call.
+        decision_seconds: wall time spent in each ``act`` call.
         result: the engine's result map (``scoring.decide_winner`` plus seed and turns).
+        seat_seconds: per seat, the wall time of each of its ``act`` calls.
+        seat_cpu: per seat, the CPU time (this thread, one core) of each of its ``act`` calls.
+        seat_errors: per seat, actions refused by the engine.
+        seat_deals: per seat, deals it took part in, as buyer or seller (§4, R8).
+        seat_proposals: per seat, proposals and counter-proposals it made (§4).
     """
 
     seed: int
@@ -77,6 +83,11 @@ class GameRecord:
     errors: list[str] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    seat_seconds: list[list[float]] = field(default_factory=list)
+    seat_cpu: list[list[float]] = field(default_factory=list)
+    seat_errors: list[int] = field(default_factory=list)
+    seat_deals: list[int] = field(default_factory=list)
+    seat_proposals: list[int] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -126,7 +137,15 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
     """
     state = new_game(seed, len(agents))
     match = PoissonnierMatch(state)
-    record = GameRecord(seed=seed)
+    n = len(agents)
+    record = GameRecord(
+        seed=seed,
+        seat_seconds=[[] for _ in range(n)],
+        seat_cpu=[[] for _ in range(n)],
+        seat_errors=[0] * n,
+        seat_deals=[0] * n,
+        seat_proposals=[0] * n,
+    )
 
     def default(seat: int, why: str) -> None:
         wire = match.timeout_action(seat)
@@ -148,8 +167,12 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
             view = view_for(state, seat)
             legal = _legal_wires(state, seat)
             start = time.perf_counter()
+            cpu = time.thread_time()
             wire = agents[seat].act(view, legal)
-            record.decision_seconds.append(time.perf_counter() - start)
+            record.seat_cpu[seat].append(time.thread_time() - cpu)
+            elapsed = time.perf_counter() - start
+            record.decision_seconds.append(elapsed)
+            record.seat_seconds[seat].append(elapsed)
             if wire is None:
                 continue
             acted = True
@@ -157,6 +180,7 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
                 apply_wire(state, seat, wire)
                 record.actions += 1
             except IllegalAction as exc:
+                record.seat_errors[seat] += 1
                 record.errors.append(
                     f"seed {seed} turn {state.turn} seat {seat} "
                     f"({type(agents[seat]).__name__}): {exc.sentence} — action {wire!r}"
@@ -174,7 +198,17 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
         record.shared = bool(state.result["shared"])
     record.turns = state.turn
     record.clients_served = sum(len(s.clients) for s in state.seats)
-    record.deals = sum(1 for e in state.log if e["t"] == "deal")
+    active = state.first_player
+    for event in state.log:
+        kind = event["t"]
+        if kind == "turn":
+            active = event["seat"]
+        elif kind == "propose":
+            record.seat_proposals[event["seat"]] += 1
+        elif kind == "deal":
+            record.deals += 1
+            record.seat_deals[active] += 1
+            record.seat_deals[event["proposal"]["seller"]] += 1
     return record
 
 
@@ -355,4 +389,362 @@ def simulate(
     if times:
         report.decision_ms_mean = 1000 * sum(times) / len(times)
         report.decision_ms_max = 1000 * max(times)
+    return report
+
+
+# --------------------------------------------------------------------------- tournament
+
+WILSON_Z = 1.959963984540054
+"""z for a two-sided 95 % interval."""
+
+
+def wilson_interval(successes: float, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
+
+    Args:
+        successes: wins; may be fractional (a shared victory credits a share).
+        trials: games, ≥ 0.
+
+    Returns:
+        ``(low, high)`` as fractions in [0, 1]; ``(0.0, 1.0)`` for no trials.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) of ``values``, linear between closest ranks; 0 if empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+@dataclass(slots=True)
+class EntrantStats:
+    """One bot of a tournament lineup, over all its games.
+
+    Attributes:
+        label: the kind, numbered when a kind appears more than once (``"easy#2"``).
+        kind: the bot kind (``poissonnier_tui.bots.BOT_KINDS``).
+        games: finished games played.
+        wins: win credits: 1 for a victory, ``1/k`` for a victory shared by k (§8).
+        win_rate: ``wins / games``.
+        ci_low / ci_high: the 95 % Wilson interval of the win rate.
+        coins / clients / stamps: mean final tallies (RULES.md §8).
+        deals: deals made (as buyer or seller, R8), all games together.
+        proposals: proposals and counter-proposals made (§4).
+        decisions: ``act`` calls.
+        ms_median / ms_p95 / ms_max: wall time per decision, in milliseconds.
+        cpu_ms_median / cpu_ms_p95 / cpu_ms_max: CPU time per decision (one core), in ms.
+        illegal: actions the engine refused.
+    """
+
+    label: str
+    kind: str
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    ci_low: float = 0.0
+    ci_high: float = 1.0
+    coins: float = 0.0
+    clients: float = 0.0
+    stamps: float = 0.0
+    deals: int = 0
+    proposals: int = 0
+    decisions: int = 0
+    ms_median: float = 0.0
+    ms_p95: float = 0.0
+    ms_max: float = 0.0
+    cpu_ms_median: float = 0.0
+    cpu_ms_p95: float = 0.0
+    cpu_ms_max: float = 0.0
+    illegal: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready map; rates and means rounded."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = round(value, 4) if isinstance(value, float) else value
+        return out
+
+
+@dataclass(slots=True)
+class TournamentReport:
+    """The outcome of :func:`tournament`.
+
+    Attributes:
+        players: seats per game.
+        bots: the lineup, one kind per entrant.
+        seed: the run's seed.
+        games: games played.
+        deals_played: distinct deals (seeds); each is played in up to ``players`` seatings.
+        finished: games that reached their end.
+        budget: the hard bot's budget scale (1.0 = its published budget).
+        entrants: per entrant statistics, in lineup order.
+        shared_victories: games won by several seats.
+        stalls: rounds where every waiting seat passed.
+        errors: refused actions and stopped games, with their messages.
+        seconds: wall time of the run.
+    """
+
+    players: int
+    bots: list[str]
+    seed: int
+    games: int = 0
+    deals_played: int = 0
+    finished: int = 0
+    budget: float = 1.0
+    entrants: list[EntrantStats] = field(default_factory=list)
+    shared_victories: int = 0
+    stalls: int = 0
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready map."""
+        return {
+            "players": self.players,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "games": self.games,
+            "deals_played": self.deals_played,
+            "finished": self.finished,
+            "budget": self.budget,
+            "entrants": [e.to_dict() for e in self.entrants],
+            "shared_victories": self.shared_victories,
+            "stalls": self.stalls,
+            "errors": list(self.errors),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as one JSON object."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def format_text(self) -> str:
+        """A table for a human reader, one row per entrant."""
+        head = (
+            f"{self.games} games, {self.players} players, seat-rotated "
+            f"({self.deals_played} deals), seed {self.seed}"
+            + (f", hard budget ×{self.budget:g}" if self.budget != 1.0 else "")
+            + f"; {self.seconds:.1f} s"
+        )
+        rows = [
+            (
+                "bot",
+                "win rate",
+                "95% CI",
+                "coins",
+                "clients",
+                "stamps",
+                "deals",
+                "offers",
+                "ms med",
+                "ms p95",
+                "cpu p95",
+                "illegal",
+            )
+        ]
+        for e in self.entrants:
+            rows.append(
+                (
+                    e.label,
+                    f"{100 * e.win_rate:.1f}%",
+                    f"{100 * e.ci_low:.1f}–{100 * e.ci_high:.1f}%",
+                    f"{e.coins:.1f}",
+                    f"{e.clients:.1f}",
+                    f"{e.stamps:.1f}",
+                    str(e.deals),
+                    str(e.proposals),
+                    f"{e.ms_median:.2f}",
+                    f"{e.ms_p95:.2f}",
+                    f"{e.cpu_ms_p95:.2f}",
+                    str(e.illegal),
+                )
+            )
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = [head]
+        for r in rows:
+            lines.append(
+                "  "
+                + "  ".join(
+                    c.ljust(w) if i == 0 else c.rjust(w)
+                    for i, (c, w) in enumerate(zip(r, widths, strict=True))
+                )
+            )
+        lines.append(
+            f"  finished {self.finished}/{self.games}; shared victories {self.shared_victories}; "
+            f"stalls {self.stalls}; errors {len(self.errors)}"
+        )
+        lines += [f"    {e}" for e in self.errors[:10]]
+        if len(self.errors) > 10:
+            lines.append(f"    … and {len(self.errors) - 10} more")
+        return "\n".join(lines)
+
+
+def entrant_labels(bots: Sequence[str]) -> list[str]:
+    """Labels for a lineup: the kind, numbered (``easy#1``, ``easy#2``) when repeated."""
+    counts: dict[str, int] = {}
+    total = {k: bots.count(k) for k in bots}
+    labels = []
+    for kind in bots:
+        counts[kind] = counts.get(kind, 0) + 1
+        labels.append(f"{kind}#{counts[kind]}" if total[kind] > 1 else kind)
+    return labels
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """One tournament game to play (picklable, for worker processes)."""
+
+    seed: int
+    seats: tuple[int, ...]  # entrant index at each seat
+    kinds: tuple[str, ...]  # kind of each entrant
+    bot_seeds: tuple[int, ...]  # seed of each entrant's bot
+    budget: float
+
+
+def _play_scheduled(game: _Game) -> GameRecord:
+    """Build the bots of ``game`` and play it (runs in a worker process with ``jobs > 1``)."""
+    agents = [make_bot(game.kinds[e], game.bot_seeds[e], budget=game.budget) for e in game.seats]
+    return play_game(game.seed, agents)
+
+
+def tournament_schedule(
+    players: int, games: int, bots: Sequence[str], seed: int, budget: float = 1.0
+) -> list[_Game]:
+    """The games of a tournament, seat-rotated on shared deals.
+
+    Deal ``d`` (the ``d``-th seed of :func:`game_seeds`) is played ``players``
+    times; in its ``r``-th seating, entrant ``j`` sits at seat ``(j + r) mod
+    players``, so every entrant plays every seat on the same cards (and the
+    seed's first player, R4, falls on each of them in turn). ``games`` need not
+    be a multiple of ``players``: the last deal is then played in fewer seatings.
+    """
+    deals = -(-games // players)
+    out: list[_Game] = []
+    for deal_seed in game_seeds(seed, deals):
+        bot_seeds = tuple(deal_seed * 8 + j for j in range(players))
+        for r in range(players):
+            if len(out) == games:
+                break
+            seats = tuple((s - r) % players for s in range(players))
+            out.append(_Game(deal_seed, seats, tuple(bots), bot_seeds, budget))
+    return out
+
+
+def tournament(
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    *,
+    jobs: int = 1,
+    budget: float = 1.0,
+) -> TournamentReport:
+    """Play a seat-rotated tournament between bot kinds and sum it up per entrant.
+
+    Args:
+        players: seats per game, 2..5.
+        games: games to play, ≥ 0.
+        bots: the lineup: one kind per seat (``len(bots) == players``); a kind
+            may appear several times (each is a separate entrant).
+        seed: the run's seed; the same seed gives the same games (R3), the
+            hard bot's time cap aside (it never binds at ``budget`` 1 on an idle core).
+        jobs: worker processes (1: play in this process).
+        budget: scales the hard bot's search budget (e.g. 0.25 for long
+            legality runs); other kinds ignore it.
+
+    Returns:
+        The :class:`TournamentReport`.
+
+    Raises:
+        ValueError: bad ``players``, ``games``, ``jobs``, ``budget``, kinds or lineup length.
+    """
+    if not cards.MIN_PLAYERS <= players <= cards.MAX_PLAYERS:
+        raise ValueError(f"Le Poissonnier is for 2 to 5 players, not {players}")
+    if games < 0:
+        raise ValueError("games must be 0 or more")
+    if jobs < 1:
+        raise ValueError("jobs must be 1 or more")
+    if not budget > 0:
+        raise ValueError("budget must be positive")
+    lineup = list(bots)
+    if len(lineup) != players:
+        raise ValueError(f"{len(lineup)} bots given for {players} seats")
+    for kind in lineup:
+        if kind not in BOT_KINDS:
+            raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
+    schedule = tournament_schedule(players, games, lineup, seed, budget)
+    start = time.perf_counter()
+    if jobs == 1:
+        records = [_play_scheduled(g) for g in schedule]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            records = list(pool.map(_play_scheduled, schedule, chunksize=1))
+    report = TournamentReport(
+        players=players,
+        bots=lineup,
+        seed=seed,
+        games=len(schedule),
+        deals_played=len({g.seed for g in schedule}),
+        budget=budget,
+        entrants=[
+            EntrantStats(label, kind)
+            for label, kind in zip(entrant_labels(lineup), lineup, strict=True)
+        ],
+    )
+    seconds: list[list[float]] = [[] for _ in lineup]
+    cpu: list[list[float]] = [[] for _ in lineup]
+    tallies = [[0, 0, 0] for _ in lineup]
+    for game, rec in zip(schedule, records, strict=True):
+        report.stalls += rec.stalls
+        report.errors += rec.errors
+        for seat, e in enumerate(game.seats):
+            stats = report.entrants[e]
+            seconds[e] += rec.seat_seconds[seat]
+            cpu[e] += rec.seat_cpu[seat]
+            stats.illegal += rec.seat_errors[seat]
+            stats.deals += rec.seat_deals[seat]
+            stats.proposals += rec.seat_proposals[seat]
+        if not rec.finished or rec.result is None:
+            continue
+        report.finished += 1
+        report.shared_victories += rec.shared
+        for seat, e in enumerate(game.seats):
+            stats = report.entrants[e]
+            stats.games += 1
+            score = rec.result["scores"][seat]
+            tallies[e][0] += score["coins"]
+            tallies[e][1] += score["clients"]
+            tallies[e][2] += score["stamps"]
+            if seat in rec.winners:
+                stats.wins += 1 / len(rec.winners)
+    for e, stats in enumerate(report.entrants):
+        if stats.games:
+            stats.win_rate = stats.wins / stats.games
+            stats.coins, stats.clients, stats.stamps = (t / stats.games for t in tallies[e])
+        stats.ci_low, stats.ci_high = wilson_interval(stats.wins, stats.games)
+        stats.decisions = len(seconds[e])
+        stats.ms_median = 1000 * percentile(seconds[e], 50)
+        stats.ms_p95 = 1000 * percentile(seconds[e], 95)
+        stats.ms_max = 1000 * max(seconds[e], default=0.0)
+        stats.cpu_ms_median = 1000 * percentile(cpu[e], 50)
+        stats.cpu_ms_p95 = 1000 * percentile(cpu[e], 95)
+        stats.cpu_ms_max = 1000 * max(cpu[e], default=0.0)
+    report.seconds = time.perf_counter() - start
     return report

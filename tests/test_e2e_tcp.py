@@ -27,6 +27,7 @@ from poissonnier_tui import __version__
 from poissonnier_tui.bots import make_bot
 from poissonnier_tui.game.state import GameState
 from poissonnier_tui.headless import play_seat
+from poissonnier_tui.persistence import record_table
 from poissonnier_tui.table import PoissonnierGame, PoissonnierMatch
 
 FISH_ID = re.compile(r"^[TFMDPGA]\d\d$")
@@ -93,6 +94,7 @@ async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> No
         game, name="e2e", seats=PLAYERS, seed=2024, app_version=__version__,
         auto_start=True, turn_timeout=5.0, on_action=on_action,
     )  # fmt: skip
+    recorder = record_table(server)  # issue 5: the log is replayed after the test (conftest)
     frames: dict[int, list[View]] = {s: [] for s in range(PLAYERS + 1)}
 
     def keep(index: int) -> Any:
@@ -139,6 +141,7 @@ async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> No
             await c.close()
 
     assert final is not None and final["winners"]
+    assert recorder.path is not None and recorder.actions == len(hidden) - 1  # every action
     assert results[:PLAYERS] == [final] * PLAYERS
     assert frames[PLAYERS][-1].view["result"] == final
     deals = [e for f in frames[PLAYERS] for e in f.view["log"] if e["t"] == "deal"]

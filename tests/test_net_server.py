@@ -319,7 +319,10 @@ async def test_host_fills_a_seat_with_a_bot_in_the_lobby() -> None:
         assert server.seats()[1] == SeatInfo("First", "bot", True)  # the agent's own name
         assert (await a_w.view(0)).view["turn"] == 0  # no seat open: auto-started
         with pytest.raises(Refused) as info:
-            await server.set_bot(0, FirstBot())
+            await server.set_bot(0, FirstBot())  # a connected player keeps their seat
+        assert info.value.code == "seat_taken"
+        with pytest.raises(Refused) as info:
+            await server.set_bot(1, None)  # no seat opens once the game is on
         assert info.value.code == "already_started"
         await a.send_action({"add": 2})
         assert (await a_w.view(2)).view["moves"] == [[0, 2], [1, 1]]

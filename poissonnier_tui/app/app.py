@@ -13,10 +13,22 @@ error toast with the server's sentence, a lost connection a message on
 screen with a way to reconnect, and an unexpected exception is reported the
 same way rather than raised.
 
+LAN play (issue 3): a :class:`HostSession` opens a LAN table in this
+process (server + zeroconf advert) and joins it as seat 0, with the host's
+controls (add/remove bots in the lobby; F2 during the game hands an absent
+player's seat to a bot). A :class:`BrowseSession` starts in the lobby of
+tables found on the LAN (:class:`~poissonnier_tui.app.screens.browse.BrowseScreen`);
+with a ``lobby`` given, a failed join or a lost host goes back there with
+the reason, instead of waiting on the error. Seat tokens go to a
+:class:`~poissonnier_tui.tokens.TokenStore` when one is given, so running
+``poissonnier join`` again reclaims the seat.
+
 Usage (the CLI does this)::
 
     PoissonnierApp(SoloSession(bots=3, seed=7, name="Ana", bot_delay=0.5)).run()
     PoissonnierApp(JoinSession("192.168.1.20", 7777, name="Ben")).run()
+    PoissonnierApp(BrowseSession(name="Ben"), tokens=TokenStore()).run()
+    PoissonnierApp(HostSession(TableSettings(name="Friday", bots=1), name="Ana")).run()
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from net.messages import Ack, Bye, ErrorReply, Lobby, View
+from net.table import Refused
 from poissonnier_tui.app.autoplay import Autoplayer, fallback_move
 from poissonnier_tui.app.link import JoinError, TableLink, open_link
 from poissonnier_tui.app.messages import (
@@ -46,15 +59,26 @@ from poissonnier_tui.app.messages import (
     Progress,
     ViewReceived,
 )
+from poissonnier_tui.app.screens.browse import BrowserFactory, BrowseScreen
 from poissonnier_tui.app.screens.connecting import ConnectingScreen
 from poissonnier_tui.app.screens.help import HelpScreen
 from poissonnier_tui.app.screens.quit_dialog import QuitDialog
 from poissonnier_tui.app.screens.results import ResultsScreen
+from poissonnier_tui.app.screens.seats_dialog import SeatsDialog
 from poissonnier_tui.app.screens.table import TableScreen
-from poissonnier_tui.app.session import JoinSession, Session, SoloSession
+from poissonnier_tui.app.session import (
+    BrowseSession,
+    HostSession,
+    JoinSession,
+    Session,
+    SoloSession,
+)
 from poissonnier_tui.app.snapshot import SeatLabel, TableSnapshot, seat_names
+from poissonnier_tui.joining import advice
+from poissonnier_tui.lan import HostedTable, format_address
+from poissonnier_tui.tokens import TokenStore
 
-__all__ = ["JoinSession", "PoissonnierApp", "SoloSession"]
+__all__ = ["BrowseSession", "HostSession", "JoinSession", "PoissonnierApp", "SoloSession"]
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +87,17 @@ class PoissonnierApp(App[None]):
     """Le Poissonnier in the terminal, as a client of a table server.
 
     Args:
-        session: :class:`SoloSession` (start a local table with bots) or
-            :class:`JoinSession` (join a table on the network).
+        session: :class:`SoloSession` (start a local table with bots),
+            :class:`JoinSession` (join a table on the network),
+            :class:`HostSession` (host a LAN table and sit at it) or
+            :class:`BrowseSession` (pick a table from the LAN lobby).
         autoplay: override the session's ``autoplay``: one of the project's
             bots plays this seat, through the server like any move (demos,
             screenshots, tests; see :mod:`poissonnier_tui.app.autoplay`).
+        tokens: where seat tokens are saved and looked up; ``None``: nowhere.
+        lobby: the LAN lobby to fall back to when a join fails or the host is
+            gone (a :class:`BrowseSession` session is its own lobby).
+        browser_factory: how the lobby finds tables (tests pass a fake).
     """
 
     # Absolute: Textual resolves a relative CSS_PATH next to the *subclass's* module.
@@ -79,6 +109,7 @@ class PoissonnierApp(App[None]):
         Binding("ctrl+q", "request_quit", "Quit", priority=True),
         Binding("f1", "help", "Help", priority=True, show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f2", "seats", "Seats", priority=True),
     ]
 
     snapshot: reactive[TableSnapshot | None] = reactive(None)
@@ -88,11 +119,25 @@ class PoissonnierApp(App[None]):
     connected: reactive[bool] = reactive(False)
     """A live connection to the table."""
 
-    def __init__(self, session: Session, *, autoplay: bool | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        autoplay: bool | None = None,
+        tokens: TokenStore | None = None,
+        lobby: BrowseSession | None = None,
+        browser_factory: BrowserFactory | None = None,
+    ) -> None:
         super().__init__()
         self.session: Session = session
         """How to reach the table; a reconnect reuses it with the seat's token."""
-        self.autoplay = session.autoplay if autoplay is None else autoplay
+        own = getattr(session, "autoplay", False)
+        self.autoplay: bool = own if autoplay is None else autoplay
+        self.tokens = tokens
+        """Saved seat tokens (``None``: not kept)."""
+        self.lobby: BrowseSession | None = session if isinstance(session, BrowseSession) else lobby
+        """The LAN lobby to go back to, if this app has one."""
+        self._browser_factory = browser_factory
         """A bot plays this seat (through the server)."""
         self.link: TableLink | None = None
         """The live connection, while there is one."""
@@ -119,12 +164,28 @@ class PoissonnierApp(App[None]):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Show the connecting screen and start the network worker."""
+        """Show the lobby of tables, or the connecting screen and start the network worker."""
+        if isinstance(self.session, BrowseSession):
+            self.push_screen(self._new_lobby())
+            return
         self.push_screen(ConnectingScreen())
         self._run_table()
 
+    @property
+    def hosted(self) -> HostedTable | None:
+        """The LAN table this app hosts (``poissonnier host``), while it runs."""
+        # getattr: tests stand a minimal object in for the link.
+        hosted: HostedTable | None = getattr(self.link, "hosted", None)
+        return hosted
+
+    @property
+    def lobby_screen(self) -> BrowseScreen | None:
+        """The LAN lobby screen, if it is on the screen stack."""
+        return next((s for s in self.screen_stack if isinstance(s, BrowseScreen)), None)
+
     async def on_unmount(self) -> None:
         """Close what :meth:`on_mount` opened: the connection (and, in solo, the server)."""
+        self._leaving = True  # the lost connection that follows is ours: no lobby, no alarm
         await self._close_link()
 
     @property
@@ -163,6 +224,9 @@ class PoissonnierApp(App[None]):
 
         try:
             link = await open_link(self.session, say=say)
+        except OSError as exc:  # a host's port is taken, a bad --interface
+            self.post_message(ConnectFailed("unreachable", f"Cannot open the table: {exc}"))
+            return
         except JoinError as exc:
             self.post_message(ConnectFailed(exc.code, exc.message))
             return
@@ -225,15 +289,55 @@ class PoissonnierApp(App[None]):
         self._say(event.text)
 
     def on_connected(self, event: Connected) -> None:
-        """Joined: remember the seat and its token (for a reconnect)."""
+        """Joined: remember the seat and its token (for a reconnect), saved for a restart too."""
         self.seat, self.token, self.connected, self.failed = event.seat, event.token, True, False
         self.sub_title = event.table
-        where = "as a spectator" if event.seat is None else f"in seat {event.seat + 1}"
-        self._say(f"Joined the table on {event.address} {where}. Waiting for the game to start…")
+        if (
+            self.tokens is not None
+            and isinstance(self.session, JoinSession)
+            and event.token is not None
+            and event.seat is not None
+        ):
+            self.tokens.save(event.address, event.table, event.seat, event.token)
+        hosted = self.hosted
+        if hosted is not None:
+            code = hosted.settings.code
+            if hosted.advertiser is not None:
+                seen = "Friends see it in their lobby (poissonnier join) or type:"
+            elif hosted.advert_error is not None:
+                why = hosted.advert_error
+                seen = f"It could not be announced on the LAN ({why}); friends type:"
+            else:
+                seen = "It is not announced on the LAN; friends type:"
+            self._say(
+                f"Your table {event.table!r} is open on {hosted.address}"
+                + (f" (join code {code})" if code else "")
+                + f".\n{seen}\npoissonnier join {hosted.address}"
+                + (f" --code {code}" if code else "")
+                + "\n\nb adds a bot, x removes one, Enter starts the game."
+            )
+        else:
+            where = "as a spectator" if event.seat is None else f"in seat {event.seat + 1}"
+            self._say(
+                f"Joined the table on {event.address} {where}. Waiting for the game to start…"
+            )
         self.refresh_bindings()
 
     def on_connect_failed(self, event: ConnectFailed) -> None:
-        """Show why, and offer to try again."""
+        """Show why, and offer to try again (in the LAN lobby, if there is one)."""
+        if self.lobby is not None and isinstance(self.session, JoinSession):
+            address = format_address(self.session.host, self.session.port)
+            tip = advice(event.code, address)
+            if event.code in ("already_started", "table_full"):
+                tip = "Press w to watch it as a spectator."
+            elif event.code == "bad_code":
+                tip = "Type the join code in the Code field and press Enter in the address field."
+            self.back_to_lobby(
+                f"Could not join {address}: {event.message} {tip}".strip(),
+                address=address,
+                code_field=event.code == "bad_code",
+            )
+            return
         self.failed = True
         self._say(event.message, failed=True)
         self.notify(event.message, title="Could not join", severity="error")
@@ -272,6 +376,8 @@ class PoissonnierApp(App[None]):
                 self.pop_screen()  # reconnected: back to the table
         if snap.over and not self._results_shown:
             self._results_shown = True
+            if self.tokens is not None and isinstance(self.session, JoinSession):
+                self.tokens.forget(format_address(self.session.host, self.session.port))
             self.action_results()
 
     def on_action_acked(self, event: ActionAcked) -> None:
@@ -301,6 +407,19 @@ class PoissonnierApp(App[None]):
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):
             return  # we left, or the table closed after the game: nothing to worry about
+        if self.lobby is not None and isinstance(self.session, JoinSession):
+            address = format_address(self.session.host, self.session.port)
+            seat = (
+                " Your seat is kept: pick the table again (or run 'poissonnier join "
+                f"{address}') to take it back."
+                if self.seat is not None
+                else ""
+            )
+            self.back_to_lobby(
+                f"Lost the table at {address}: {event.reason} The host may be gone.{seat}",
+                address=address,
+            )
+            return
         self.failed = True
         self._say(event.reason, failed=True)
         self.notify(
@@ -316,6 +435,124 @@ class PoissonnierApp(App[None]):
     def on_move_chosen(self, event: MoveChosen) -> None:
         """A screen chose a move: send it."""
         self.send_action(event.action)
+
+    # --- the LAN lobby ---------------------------------------------------------------------
+
+    def _new_lobby(self, message: str = "", address: str = "") -> BrowseScreen:
+        lobby = self.lobby or BrowseSession()
+        return BrowseScreen(
+            role=lobby.role,
+            code=lobby.code,
+            interface=lobby.interface,
+            browser_factory=self._browser_factory,
+            message=message,
+            address=address,
+            auto_table=lobby.table if not message else None,
+        )
+
+    def on_browse_screen_join_requested(self, event: BrowseScreen.JoinRequested) -> None:
+        """The player picked a table in the lobby: join it (reclaiming a saved seat)."""
+        lobby = self.lobby or BrowseSession()
+        address = format_address(event.host, event.port)
+        saved = (
+            self.tokens.find(address, event.table)
+            if self.tokens is not None and event.role == "player"
+            else None
+        )
+        self.session = JoinSession(
+            event.host,
+            event.port,
+            name=lobby.name,
+            role=event.role,
+            code=event.code or lobby.code,
+            token=saved.token if saved else None,
+            table=event.table,
+        )
+        self._forget_game()
+        self.push_screen(ConnectingScreen())
+        self._run_table()
+
+    def back_to_lobby(self, message: str, *, address: str = "", code_field: bool = False) -> None:
+        """Leave the game's screens for the LAN lobby, saying why (host gone, join refused)."""
+        self.run_worker(self._close_link(), group="close")
+        self._forget_game()
+        lobby = self.lobby_screen
+        if lobby is None:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            lobby = self._new_lobby(message, address)
+            self.push_screen(lobby)
+        else:
+            while self.screen is not lobby:
+                self.pop_screen()
+        lobby.show_problem(message, address=address, code_field=code_field)
+        self.notify(message, title="Back to the lobby", severity="warning", timeout=10)
+
+    def _forget_game(self) -> None:
+        """Drop what we knew of the last table (before joining another)."""
+        self.snapshot = None
+        self.seats = ()
+        self.connected = False
+        self.started = False
+        self.failed = False
+        self.seat = None
+        self.token = None
+        self.sent.clear()
+        self._outbox = asyncio.Queue()
+        self._table = None
+        self._results_shown = False
+        self._autoplay_rev = -1
+        self._autoplay_busy = False
+        self._autoplayer = None
+        self.sub_title = ""
+
+    # --- the host's controls ---------------------------------------------------------------
+
+    async def action_add_bot(self) -> None:
+        """Host, in the lobby: a bot takes the last open seat."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            seat = await hosted.add_bot()
+        except Refused as exc:
+            self.notify(exc.message, severity="error")
+            return
+        if seat is None:
+            self.notify("Every seat is taken.", severity="warning")
+
+    async def action_remove_bot(self) -> None:
+        """Host, in the lobby: the first bot leaves its seat open."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            seat = await hosted.remove_bot()
+        except Refused as exc:
+            self.notify(exc.message, severity="error")
+            return
+        if seat is None:
+            self.notify("There is no bot to remove.", severity="warning")
+
+    def action_seats(self) -> None:
+        """Host, during the game: the seats, to hand an absent player's seat to a bot."""
+        hosted = self.hosted
+        if hosted is None or isinstance(self.screen, SeatsDialog):
+            return
+        self.push_screen(SeatsDialog(lambda: self.seats, hosted.is_stand_in))
+
+    async def on_seats_dialog_seat_picked(self, event: SeatsDialog.SeatPicked) -> None:
+        """Hand the seat to a bot, or give a stand-in's seat back to its absent player."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            if event.to_bot:
+                await hosted.hand_to_bot(event.seat)
+            else:
+                await hosted.give_back(event.seat)
+        except Refused as exc:
+            self.notify(exc.message, title="Seats", severity="error")
 
     # --- autoplay --------------------------------------------------------------------------------
 
@@ -346,7 +583,12 @@ class PoissonnierApp(App[None]):
         if action == "results":
             return self.snapshot is not None and self.snapshot.over
         if action == "start_game":
-            return self.connected and self.seat == 0 and not self.started and self.snapshot is None
+            host = self.seat == 0 or self.hosted is not None
+            return self.connected and host and not self.started and self.snapshot is None
+        if action in ("add_bot", "remove_bot"):
+            return self.hosted is not None and self.connected and not self.started
+        if action == "seats":
+            return self.hosted is not None and self.started
         if action == "reconnect":
             # A solo table lives in this app: once its game has begun it cannot be rejoined.
             rejoinable = isinstance(self.session, JoinSession) or self._table is None
@@ -379,6 +621,16 @@ class PoissonnierApp(App[None]):
             return
         if isinstance(self.session, SoloSession):
             detail = "This is a solo game: leaving ends it."
+        elif isinstance(self.session, HostSession):
+            detail = "You host this table: leaving closes it for everyone."
+        elif self.seat is None:
+            detail = "You are watching: leave whenever you like."
+        elif self.tokens is not None and isinstance(self.session, JoinSession):
+            address = format_address(self.session.host, self.session.port)
+            detail = (
+                "Your seat is kept for you: run [b]poissonnier join "
+                f"{address}[/b] again to take it back."
+            )
         else:
             detail = (
                 "Your seat is kept for you: join again with the token "
@@ -395,6 +647,13 @@ class PoissonnierApp(App[None]):
 
     async def action_start_game(self) -> None:
         """The host starts the table's game (LAN tables; solo starts by itself)."""
+        hosted = self.hosted
+        if hosted is not None:  # our own table: start it directly, and say why not
+            try:
+                await hosted.server.start()
+            except Refused as exc:
+                self.notify(exc.message, title="Not yet", severity="warning")
+            return
         if self.link is not None:
             await self.link.start()
 

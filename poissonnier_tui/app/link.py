@@ -15,15 +15,18 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from net.client import JoinError, TableClient
 from net.game import Agent
 from net.messages import ServerMessage
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.app.session import JoinSession, Session, SoloSession
+from poissonnier_tui.app.session import HostSession, JoinSession, Session, SoloSession
 from poissonnier_tui.table import PoissonnierGame
+
+if TYPE_CHECKING:
+    from poissonnier_tui.lan import HostedTable
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +43,21 @@ class TableLink:
         client: the connected client.
         server: the in-process server of a solo game, closed with the link.
         address: ``host:port`` for messages to the player.
+        hosted: the LAN table this process hosts (``poissonnier host``),
+            closed with the link (goodbye to everyone, advert withdrawn).
     """
 
     def __init__(
-        self, client: TableClient, server: TableServer | None = None, address: str = ""
+        self,
+        client: TableClient,
+        server: TableServer | None = None,
+        address: str = "",
+        hosted: HostedTable | None = None,
     ) -> None:
         self.client = client
         self.server = server
         self.address = address
+        self.hosted = hosted
 
     @property
     def seat(self) -> int | None:
@@ -88,6 +98,8 @@ class TableLink:
         finally:
             if self.server is not None:
                 await self.server.close("closing")
+            if self.hosted is not None:
+                await self.hosted.close("closing")
 
 
 def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
@@ -109,9 +121,17 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
 
     Raises:
         JoinError: the table refused us or could not be reached.
-        ValueError: a solo session with impossible settings (e.g. 0 bots, unknown bot kind).
+        ValueError: a solo or host session with impossible settings (e.g. 0 bots,
+            unknown bot kind), or a browse session (it has no table yet).
+        OSError: a host session's port cannot be bound.
     """
+    from poissonnier_tui.lan import format_address
+
     report = say or (lambda _text: None)
+    if isinstance(session, HostSession):
+        return await _host(session, report)
+    if not isinstance(session, JoinSession | SoloSession):
+        raise ValueError("Pick a table first: a lobby session has no table to open.")
     if isinstance(session, JoinSession):
         report(f"Connecting to {session.host}:{session.port}…")
         client = await TableClient.connect(
@@ -124,7 +144,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             app_version=__version__,
             game=GAME,
         )
-        return TableLink(client, None, f"{session.host}:{session.port}")
+        return TableLink(client, None, format_address(session.host, session.port))
     seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
     report("Setting up the fish market…")
     server = TableServer(
@@ -140,6 +160,9 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         host="127.0.0.1",
         port=0,
     )
+    from poissonnier_tui.persistence import record_table
+
+    record_table(server, table={"solo": True})  # every table keeps its log (issue 5)
     await server.open()
     report(f"Joining the table on 127.0.0.1:{server.port}…")
     try:
@@ -155,3 +178,32 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         raise
     log.info("Solo table on 127.0.0.1:%d, seed %d.", server.port, seed)
     return TableLink(client, server, f"127.0.0.1:{server.port}")
+
+
+async def _host(session: HostSession, report: Callable[[str], None]) -> TableLink:
+    """Open the LAN table, take seat 0 over TCP, then advertise it (so seat 0 is ours)."""
+    from poissonnier_tui.lan import format_address, open_table
+
+    report("Setting up the fish market…")
+    hosted = await open_table(session.settings, advertise=False, resume=session.resume)
+    # A resumed table: take seat 0 back with its logged token (issue 5).
+    token = session.resume.header.seats[0].token if session.resume is not None else None
+    try:
+        report(f"Taking your seat at {hosted.address}…")
+        client = await TableClient.connect(
+            hosted.connect_host,
+            hosted.port,
+            name=session.name,
+            token=token,
+            code=session.settings.code,
+            app_version=__version__,
+            game=GAME,
+        )
+        if session.settings.advertise:
+            report("Announcing the table on the LAN…")
+            await hosted.advertise()
+    except BaseException:
+        await hosted.close("closing")
+        raise
+    log.info("Hosting %r on %s, seed %d.", session.settings.name, hosted.address, hosted.seed)
+    return TableLink(client, None, format_address(hosted.connect_host, hosted.port), hosted=hosted)

@@ -8,7 +8,11 @@ dataclasses so that tests and the screenshot script can build them too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from poissonnier_tui.lan import TableSettings
+    from poissonnier_tui.persistence import ResumePlan
 
 Role = Literal["player", "spectator"]
 """How a client sits at a table: with a seat, or watching without one (RULES.md §9)."""
@@ -51,6 +55,7 @@ class JoinSession:
         code: the table's join code, if it has one.
         token: a seat token from an earlier connection, to reclaim that seat.
         autoplay: as in :class:`SoloSession`.
+        table: the table's name when known (from discovery), for saving the token.
     """
 
     host: str
@@ -60,7 +65,45 @@ class JoinSession:
     code: str | None = None
     token: str | None = None
     autoplay: bool = False
+    table: str | None = None
 
 
-Session = SoloSession | JoinSession
-"""Either way of starting the app."""
+@dataclass(frozen=True, slots=True)
+class HostSession:
+    """Host a LAN table in this process and play at it from seat 0 (``poissonnier host``).
+
+    Attributes:
+        settings: the table (see :class:`poissonnier_tui.lan.TableSettings`).
+        name: the host's display name.
+        autoplay: as in :class:`SoloSession`.
+        resume: carry on this saved game (``host --resume``): the host takes
+            seat 0 back with its logged token.
+    """
+
+    settings: TableSettings
+    name: str = "You"
+    autoplay: bool = False
+    resume: ResumePlan | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BrowseSession:
+    """Start in the lobby of tables found on the LAN (``poissonnier join`` with no address).
+
+    Attributes:
+        name: the display name to join with.
+        role: join as a player or watch.
+        code: a join code to offer (the lobby also asks for one).
+        interface: IPv4 address to browse on, or ``None`` for all.
+        table: join the table of this name as soon as it is found.
+    """
+
+    name: str = "You"
+    role: Role = "player"
+    code: str | None = None
+    interface: str | None = None
+    table: str | None = None
+
+
+Session = SoloSession | JoinSession | HostSession | BrowseSession
+"""Every way of starting the app."""

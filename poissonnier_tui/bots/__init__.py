@@ -4,13 +4,26 @@ Every bot satisfies :class:`net.game.Agent`: ``act(view, legal) -> action | None
 where ``view`` is ``view_for(state, seat)`` (RULES.md §9) and ``legal`` the
 seat's ``legal_actions`` as wire maps. A bot never receives a ``GameState``;
 it may use the pure helpers of :mod:`poissonnier_tui.game` (card tables,
-``orders``) and build actions of its own, which the engine validates.
+``orders``) and build actions of its own, which the engine validates. The hard
+bot also simulates futures on worlds *sampled from its own view*
+(``game.determinize.sample_state``), never on the table's state.
+
+Levels (:data:`LEVELS`), weakest first:
+
+* ``easy`` (:class:`EasyBot`): greedy play with a beginner's slips.
+* ``medium`` (:class:`MediumBot`): heuristics tuned to the winner rules, likely
+  clients, crate returns, inspector risk, haggling.
+* ``hard`` (:class:`HardBot`): Monte Carlo search over sampled worlds consistent
+  with its view, on top of the medium heuristics.
+
+Baselines kept for comparisons: ``random`` (:class:`RandomBot`) and ``greedy``
+(:class:`GreedyBot`, the first heuristic bot).
 
 Usage::
 
     from poissonnier_tui.bots import BOT_KINDS, make_bot
 
-    bot = make_bot("greedy", seed=7)
+    bot = make_bot("hard", seed=7)
     action = bot.act(view, legal)
 
 To add a kind, add an entry to :data:`BOT_FACTORIES`.
@@ -23,12 +36,28 @@ from collections.abc import Callable
 from typing import Final
 
 from net.game import Agent
+from poissonnier_tui.bots.easy import EasyBot
 from poissonnier_tui.bots.greedy import GreedyBot
+from poissonnier_tui.bots.hard import HardBot
+from poissonnier_tui.bots.medium import MediumBot
 from poissonnier_tui.bots.random_bot import RandomBot
 
-__all__ = ["BOT_FACTORIES", "BOT_KINDS", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_FACTORIES",
+    "BOT_KINDS",
+    "LEVELS",
+    "EasyBot",
+    "GreedyBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "make_bot",
+]
 
 BOT_FACTORIES: Final[dict[str, Callable[[random.Random], Agent]]] = {
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
     "random": RandomBot,
     "greedy": GreedyBot,
 }
@@ -37,19 +66,29 @@ BOT_FACTORIES: Final[dict[str, Callable[[random.Random], Agent]]] = {
 BOT_KINDS: Final[tuple[str, ...]] = tuple(BOT_FACTORIES)
 """The kinds :func:`make_bot` knows, e.g. for a CLI ``--bot`` choice."""
 
+LEVELS: Final[tuple[str, ...]] = ("easy", "medium", "hard")
+"""The three levels offered to players (``poissonnier --level``), weakest first."""
 
-def make_bot(kind: str, seed: int) -> Agent:
+
+def make_bot(kind: str, seed: int, *, budget: float = 1.0) -> Agent:
     """A new bot of ``kind`` with its own generator seeded by ``seed`` (R3).
 
     Args:
         kind: one of :data:`BOT_KINDS`.
         seed: seeds the bot's ``random.Random``.
+        budget: scales the hard bot's search budget (1: the published level;
+            e.g. 0.25 for long legality runs); other kinds ignore it.
 
     Raises:
-        ValueError: unknown ``kind`` (the message lists the known ones).
+        ValueError: unknown ``kind`` (the message lists the known ones), or a
+            budget that is not positive.
     """
     try:
         factory = BOT_FACTORIES[kind]
     except KeyError:
         raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}") from None
+    if not budget > 0:
+        raise ValueError(f"the search budget must be positive, not {budget}")
+    if factory is HardBot and budget != 1.0:
+        return HardBot(random.Random(seed), budget=budget)
     return factory(random.Random(seed))

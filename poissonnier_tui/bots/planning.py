@@ -15,7 +15,7 @@ coins it brings in a regular order (RULES.md §1: T=3, F=2, M=1, D=1; rotten 0).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -109,6 +109,7 @@ def fish_worth(fish: Mapping[str, int]) -> float:
     return sum(FISH_WORTH[code] * n for code, n in fish.items())
 
 
+@lru_cache(maxsize=1 << 12)
 def plan_cost(plan: ServePlan) -> float:
     """What a plan spends: the worth of its fish plus the worth of its special cards."""
     iced = sum(n for _, n in plan.iced)
@@ -124,9 +125,30 @@ def plan_specials(plan: ServePlan) -> tuple[int, int]:
     return sum(n for _, n in plan.iced), len(plan.arrivages)
 
 
-@lru_cache(maxsize=1 << 16)
+def _usable_caps(order: str) -> tuple[int, int, int, int, int]:
+    """Most fish of each freshness (T, F, M, D, P) a plan for ``order`` can use: those asked
+    as they are, plus those a glaçon lifts one level into an asked freshness (RULES.md §6)."""
+    asked = Counter(order)
+    return (
+        asked["T"],
+        asked["F"] + asked["T"],
+        asked["M"] + asked["F"],
+        asked["D"] + asked["M"],
+        0,
+    )
+
+
+_CAPS: Final = {
+    cid: _usable_caps(c.order) for cid, c in CLIENTS.items() if c.kind is ClientKind.REGULAR
+}
+
+
+@lru_cache(maxsize=1 << 17)
 def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     """The cheapest way (by :func:`plan_cost`) to serve a client from ``stock`` (RULES.md §6).
+
+    The stock is first capped to what a plan for this client could use (the
+    result is the same; the cache behind it then hits far more often).
 
     Args:
         client_id: a regular or undecided client id (inspectors give ``None``).
@@ -140,6 +162,26 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
         return None
     if client.kind is ClientKind.UNDECIDED:
         return _undecided_plan(client.size, stock)
+    caps = _CAPS[client_id]
+    fish = stock.fish
+    capped = Stock(
+        (
+            min(fish[0], caps[0]),
+            min(fish[1], caps[1]),
+            min(fish[2], caps[2]),
+            min(fish[3], caps[3]),
+            0,
+        ),
+        min(stock.glacons, client.size),
+        min(stock.arrivages, client.size),
+    )
+    return _best_regular_plan(client_id, capped)
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_regular_plan(client_id: str, stock: Stock) -> ServePlan | None:
+    """:func:`best_plan` for a regular client and a capped stock (cached)."""
+    client = CLIENTS[client_id]
     plans = serve_plans(client, stock.counter(), stock.glacons, stock.arrivages)
     if not plans:
         return None
@@ -194,7 +236,13 @@ class Rollout:
     left: Stock
 
 
-def rollout(queue: Sequence[str], stock: Stock, window: int = cards.SERVABLE) -> Rollout:
+def rollout(
+    queue: Sequence[str],
+    stock: Stock,
+    window: int = cards.SERVABLE,
+    *,
+    value_of: Callable[[str], float] = client_value,
+) -> Rollout:
     """Serve greedily: best-paying servable client first, until none is servable.
 
     Follows RULES.md §3.4: only the first ``window`` (3) clients can be served,
@@ -206,9 +254,10 @@ def rollout(queue: Sequence[str], stock: Stock, window: int = cards.SERVABLE) ->
         queue: client ids, front first.
         stock: what the server holds.
         window: how many front clients are servable.
+        value_of: the points of a client (default :func:`client_value`).
 
     Returns:
-        The :class:`Rollout`.
+        The :class:`Rollout`; its ``value`` sums ``value_of``.
     """
     q = list(queue)
     value = 0.0
@@ -221,7 +270,7 @@ def rollout(queue: Sequence[str], stock: Stock, window: int = cards.SERVABLE) ->
             plan = best_plan(cid, stock)
             if plan is None:
                 continue
-            key = (client_value(cid), -plan_cost(plan))
+            key = (value_of(cid), -plan_cost(plan))
             if best is None or key > best[:2]:
                 best = (key[0], key[1], cid, plan)
         if best is None:
@@ -229,7 +278,7 @@ def rollout(queue: Sequence[str], stock: Stock, window: int = cards.SERVABLE) ->
         _, neg_cost, cid, plan = best
         stock = consume(stock, plan)
         q.remove(cid)
-        value += client_value(cid)
+        value += best[0]
         coins += CLIENTS[cid].coins
         cost -= neg_cost
         served.append(cid)
@@ -288,6 +337,8 @@ def choose_layout(
     glacons: int,
     arrivages: int,
     allow_rotten: bool,
+    *,
+    value_of: Callable[[str], float] = client_value,
 ) -> Layout:
     """The best set of freshnesses to lay out in ``crates`` crates (RULES.md §3.2).
 
@@ -304,6 +355,7 @@ def choose_layout(
         queue: the clients expected within reach, front first.
         glacons / arrivages: special cards in hand.
         allow_rotten: whether rotten fish may be shown at all.
+        value_of: the points of a client (default :func:`client_value`).
 
     Returns:
         The best :class:`Layout`; ties go to the earlier (fresher) subset.
@@ -320,14 +372,14 @@ def choose_layout(
     for subset in combinations(list(counts), size):
         chosen = tuple((code, counts[code]) for code in subset)
         stock = Stock((0, 0, 0, 0, 0), glacons, arrivages).plus(dict(chosen))
-        plan = rollout(queue, stock)
+        plan = rollout(queue, stock, value_of=value_of)
         shown = sum(n * (FISH_WORTH[code] + 1.0) for code, n in chosen)
         score = plan.value - SPEND_WEIGHT * plan.cost + EXPOSED_WEIGHT * shown
         if best is None or score > best.score:
             best = Layout(chosen, score, plan)
     if best is None:  # no crate or no fish
         empty = Stock((0, 0, 0, 0, 0), glacons, arrivages)
-        return Layout((), 0.0, rollout(queue, empty))
+        return Layout((), 0.0, rollout(queue, empty, value_of=value_of))
     return best
 
 
@@ -418,6 +470,8 @@ def find_purchase(
     coins_held: int,
     skip: Iterable[tuple[int, str, tuple[tuple[str, int], ...]]] = (),
     max_fish: int = 2,
+    *,
+    value_of: Callable[[str], float] = client_value,
 ) -> Purchase | None:
     """The best 1–2 fish to buy so that a client within reach can be served (RULES.md §4, §6).
 
@@ -434,6 +488,7 @@ def find_purchase(
         coins_held: the buyer's coins.
         skip: ``(seller, client, codes)`` already tried this turn.
         max_fish: most fish bought in one deal.
+        value_of: the points of a client (default :func:`client_value`).
 
     Returns:
         The best :class:`Purchase`, or ``None``.
@@ -466,7 +521,7 @@ def find_purchase(
                 offer = min(limit, max(1, int(worth)))
                 if offer > coins_held:
                     continue
-                gain = client_value(cid) - offer - SPEND_WEIGHT * plan_cost(plan)
+                gain = value_of(cid) - offer - SPEND_WEIGHT * plan_cost(plan)
                 if gain <= 0 or (best is not None and gain <= best.gain):
                     continue
                 best = Purchase(

@@ -98,6 +98,12 @@ class Seen:
         crate_price: the price of the seat's next crate (R11).
         ready: per seat, declared ready in the fill step.
         proposals: open proposals.
+        stamps: stamps per seat (RULES.md §8 tallies).
+        won: client ids won, per seat (their count is the clients tally, §8).
+        hand_sizes: cards in each seat's hand (sizes are public, §9).
+        client_deck: clients left in the client deck.
+        client_discard: the client discard pile (dropped clients and inspectors).
+        fish_discard: fish and specials discarded, ``{kind letter: count}``.
     """
 
     seat: int
@@ -117,6 +123,12 @@ class Seen:
     crate_price: int
     ready: tuple[bool, ...]
     proposals: tuple[Offer, ...]
+    stamps: tuple[int, ...] = ()
+    won: tuple[tuple[str, ...], ...] = ()
+    hand_sizes: tuple[int, ...] = ()
+    client_deck: int = 0
+    client_discard: tuple[str, ...] = ()
+    fish_discard: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def read(cls, view: Mapping[str, Any]) -> Seen:
@@ -148,6 +160,12 @@ class Seen:
             crate_price=int(seats[seat]["crate_price"]),
             ready=tuple(bool(s["ready"]) for s in seats),
             proposals=tuple(Offer.read(p) for p in view["proposals"]),
+            stamps=tuple(int(s["stamps"]) for s in seats),
+            won=tuple(tuple(s["clients"]) for s in seats),
+            hand_sizes=tuple(int(s["hand_size"]) for s in seats),
+            client_deck=int(view["client_deck"]),
+            client_discard=tuple(view["client_discard"]),
+            fish_discard=tuple(sorted((str(k), int(n)) for k, n in view["fish_discard"].items())),
         )
 
     @property
@@ -183,6 +201,17 @@ class Seen:
         if seat == self.active:
             fish += list(self.bought_codes)
         return Stock.of(fish)
+
+    def unseen_clients(self) -> list[str]:
+        """Client cards this seat has not seen: those left in the client deck (§1, §9).
+
+        Every client card is in exactly one of: the queue, the discard pile, a
+        seat's won clients, or the deck; so the deck holds the others.
+        """
+        seen = set(self.queue) | set(self.client_discard)
+        for won in self.won:
+            seen.update(won)
+        return [c for c in cards.CLIENTS if c not in seen]
 
     def cards_per_turn(self) -> int:
         """Fish-deck cards drawn in one turn (RULES.md §3.1)."""

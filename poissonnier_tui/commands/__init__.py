@@ -15,7 +15,17 @@ from typing import TypeAlias
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 #: Subcommand modules, in the order ``--help`` lists them.
-MODULES = ("poissonnier_tui.commands.simulate",)
+MODULES = (
+    "poissonnier_tui.commands.host",
+    "poissonnier_tui.commands.serve",
+    "poissonnier_tui.commands.join",
+    "poissonnier_tui.commands.spectate",
+    "poissonnier_tui.commands.tables",
+    "poissonnier_tui.commands.simulate",
+    "poissonnier_tui.commands.tournament",
+    "poissonnier_tui.commands.replay",
+    "poissonnier_tui.commands.history",
+)
 
 
 def bot_delay(text: str) -> float:

@@ -7,6 +7,9 @@ this turn); everybody else's fish appear as freshness codes, and client cards
 appear by id only once face up. Crate markers, deck order and (until the end)
 the seed never appear.
 
+:func:`all_hands_view` is the one exception, and only for showing a game
+that is over again (the replay viewer): see its docstring.
+
 View shape (all msgpack-able)::
 
     {
@@ -118,3 +121,46 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
 def _deep_copy(value: Any) -> Any:
     """An independent copy of plain data (dicts, lists, str, int, bool, None)."""
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def all_hands_view(state: GameState, finished: GameState) -> dict[str, Any]:
+    """The public view of ``state`` plus every seat's hand: for a FINISHED game's replay only.
+
+    RULES.md §9 keeps each hand secret from everyone else while the game is
+    on; once it is over the seed is shown "for replay", and the seed gives
+    away every card anyway. So the replay viewer may show every hand at any
+    point of a game, but only when that game has ended: ``finished`` must be
+    the same game's final state. Live play, bots and the wire never call this;
+    :func:`view_for` stays the one door for anything sent during a game.
+
+    Args:
+        state: the state to show (any point of the game; not modified).
+        finished: the game's final state.
+
+    Returns:
+        ``view_for(state, None)`` plus ``"hands"``: one map per seat,
+        ``{"hand": [card id, ...], "crates": [[card id, ...], ...],
+        "bought": [card id, ...]}`` (draft hand and crates during the fill
+        step, as the seat itself saw them; ``bought`` for the active seat only).
+
+    Raises:
+        ValueError: ``finished`` is not over, or not the same game (seed, players).
+    """
+    if finished.phase is not Phase.OVER:
+        raise ValueError("every hand may be shown only once the game is over (RULES.md §9)")
+    if finished.seed != state.seed or finished.players != state.players:
+        raise ValueError("the finished state is not of the same game")
+    view = view_for(state, None)
+    hands = []
+    for i, s in enumerate(state.seats):
+        hand = s.draft_hand if s.draft_hand is not None else s.hand
+        crates = s.draft_crates if s.draft_crates is not None else s.crates
+        hands.append(
+            {
+                "hand": list(hand),
+                "crates": [list(c.fish) for c in crates],
+                "bought": list(state.bought) if i == state.active else [],
+            }
+        )
+    view["hands"] = hands
+    return view

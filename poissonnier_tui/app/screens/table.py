@@ -164,8 +164,8 @@ class TableScreen(Screen[None]):
 
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Hand the new snapshot to every widget, and say what changed for this player."""
-        if snap is None or not self._live:
-            return
+        if snap is None or not self._live or not self.is_attached:
+            return  # not shown yet, or torn down (the app is exiting; views may still arrive)
         self.query_one(ClientQueue).snapshot = snap
         self.query_one(OtherStalls).snapshot = snap
         self.query_one(MyStall).snapshot = snap

@@ -76,6 +76,8 @@ class PlayersTable(DataTable[Text]):
             name.append(snap.name(seat), style="bold" if seat == snap.me else "")
             if seat == snap.me:
                 name.append(" (you)", style="dim")
+            elif snap.label(seat).kind == "bot":
+                name.append(" (bot)", style="dim")
             cells = {
                 "Player": name,
                 "Coins": Text(str(row["coins"]), justify="right"),

@@ -1,0 +1,358 @@
+"""A table's log, kept while it plays and read back to resume it (DESIGN.md "Persistence").
+
+:class:`TableRecorder` hooks a :class:`~net.server.TableServer`: when the
+match starts it writes the header (game, rules and app versions, seed, seats
+with names, kinds and tokens, options, table settings); for every accepted
+action it appends one record, synced to disk *before* the server acks the
+sender or sends anyone a view (the server awaits ``on_action`` first); when
+the game ends it appends the public result. :func:`restore_server` goes the
+other way: a server with the same seed, seats and options whose match is
+rebuilt by replaying every logged action (R3), its players' seats waiting
+for their tokens, appending to the same log.
+
+Game-agnostic, like the rest of ``net``: bots are rebuilt through a
+``make_agent`` callback, and the game checks every replayed action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from net.game import Agent, GameDefinition, Match, Wire
+from net.server import TableServer
+from net.table import SeatRecord
+from net.tablelog import LoggedAction, LogWriter, TableLog
+
+log = logging.getLogger(__name__)
+
+
+class BadHeader(ValueError):
+    """A log header that is decodable but not a usable table header; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedSeat:
+    """One seat of a log header.
+
+    Attributes:
+        name: display name.
+        kind: ``"human"`` or ``"bot"``.
+        token: a human's reconnect token; ``None`` for a bot.
+        bot: a bot's kind as the application names it (e.g. ``"greedy"``), if known.
+    """
+
+    name: str
+    kind: str
+    token: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogHeader:
+    """A checked log header (see :mod:`net.tablelog` for the layout).
+
+    Attributes:
+        game: the game's name. rules: its rules version. app: the app version
+        that wrote the log. seed: the match's seed (R3). seats: one per seat.
+        options: game options. table: table settings (``name``, ``port``,
+        anything else the application stored). created: Unix seconds.
+    """
+
+    game: str
+    rules: str
+    app: str
+    seed: int
+    seats: tuple[LoggedSeat, ...]
+    options: dict[str, Any]
+    table: dict[str, Any]
+    created: float
+
+
+def _text(record: Mapping[str, Any], key: str, *, optional: bool = False) -> str | None:
+    value = record.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise BadHeader(f"the header's {key!r} is not text")
+    return value
+
+
+def parse_header(header: Mapping[str, Any]) -> LogHeader:
+    """Check a raw header's fields and types.
+
+    Raises:
+        BadHeader: a field is missing or of the wrong type, or a human seat has no token.
+    """
+    seats_raw = header.get("seats")
+    if not isinstance(seats_raw, list) or not seats_raw:
+        raise BadHeader("the header lists no seats")
+    seats = []
+    for i, raw in enumerate(seats_raw):
+        if not isinstance(raw, dict):
+            raise BadHeader(f"seat {i} of the header is not a map")
+        kind = _text(raw, "kind")
+        token = _text(raw, "token", optional=True)
+        if kind not in ("human", "bot"):
+            raise BadHeader(f"seat {i} of the header is of kind {kind!r}")
+        if kind == "human" and not token:
+            raise BadHeader(f"seat {i} of the header is a player without a token")
+        seats.append(
+            LoggedSeat(
+                name=_text(raw, "name") or "",
+                kind=kind,
+                token=token,
+                bot=_text(raw, "bot", optional=True),
+            )
+        )
+    options, table = header.get("options", {}), header.get("table", {})
+    created, seed = header.get("created", 0.0), header.get("seed")
+    if not isinstance(options, dict) or not isinstance(table, dict):
+        raise BadHeader("the header's options or table settings are not maps")
+    if not isinstance(created, int | float) or not isinstance(seed, int):
+        raise BadHeader("the header's creation time or seed is not a number")
+    return LogHeader(
+        game=_text(header, "game") or "",
+        rules=_text(header, "rules") or "",
+        app=_text(header, "app") or "",
+        seed=seed,
+        seats=tuple(seats),
+        options=options,
+        table=table,
+        created=float(created),
+    )
+
+
+@dataclass(slots=True)
+class Replayed:
+    """The outcome of replaying a log's actions on a fresh match.
+
+    Attributes:
+        match: the match after every action that applied.
+        applied: how many actions applied (all of them unless ``error``).
+        error: why action ``applied + 1`` was refused, or ``None``.
+    """
+
+    match: Match
+    applied: int
+    error: str | None = None
+
+
+def replay(
+    game: GameDefinition,
+    header: LogHeader,
+    actions: Sequence[LoggedAction],
+    *,
+    after_each: Callable[[int, Match], None] | None = None,
+) -> Replayed:
+    """Rebuild a match from its seed and actions (R3), stopping at the first refusal.
+
+    Args:
+        game: the game the log is of.
+        header: its checked header.
+        actions: the logged actions, in order.
+        after_each: called with ``(index, match)`` after each action applied
+            (``index`` 0-based), e.g. to keep snapshots for a viewer.
+
+    Returns:
+        The match and how far it got; never raises for a bad action.
+
+    Raises:
+        ValueError: the game refused the seat count or the options.
+    """
+    match = game.new_match(header.seed, len(header.seats), header.options)
+    for index, logged in enumerate(actions):
+        if not 0 <= logged.seat < len(header.seats):
+            return Replayed(match, index, f"seat {logged.seat} is not at this table")
+        if match.is_over:
+            return Replayed(match, index, "the game was already over")
+        try:
+            match.apply(logged.seat, logged.action)
+        except Exception as exc:  # the game's refusal, or any bug: the record is bad
+            return Replayed(match, index, str(getattr(exc, "message", exc)) or type(exc).__name__)
+        if after_each is not None:
+            after_each(index, match)
+    return Replayed(match, len(actions))
+
+
+class TableRecorder:
+    """Keeps the log of one table: header at the start, every action, the end.
+
+    Args:
+        new_path: called once when the match starts, returns the file to create
+            (so its name can carry the start time). Ignored with ``writer``.
+        writer: an open writer to append to (a resumed table); the header is
+            then already written and ``on_start`` is not used.
+        bot_kind: names a bot agent's kind for the header (``None`` if unknown).
+        table: extra table settings for the header (e.g. ``{"code": ...}``);
+            the table's name and port are always stored.
+
+    Attributes:
+        path: the log file once it exists.
+        error: why this table is not being recorded (the file could not be
+            created), else ``None``.
+    """
+
+    def __init__(
+        self,
+        new_path: Callable[[], Path] | None = None,
+        *,
+        writer: LogWriter | None = None,
+        bot_kind: Callable[[Agent], str | None] | None = None,
+        table: Mapping[str, Any] | None = None,
+    ) -> None:
+        if (new_path is None) == (writer is None):
+            raise ValueError("give exactly one of new_path and writer")
+        self._new_path = new_path
+        self._writer = writer
+        self._bot_kind = bot_kind
+        self._table = dict(table or {})
+        self._server: TableServer | None = None
+        self.path: Path | None = writer.path if writer is not None else None
+        self.error: str | None = None
+        self.actions = 0
+        """Actions appended by this recorder (since it was attached)."""
+
+    def attach(self, server: TableServer) -> None:
+        """Hook ``server`` (before :meth:`TableServer.open`); an ``on_action`` already set
+        is kept and awaited after the record is on disk."""
+        self._server = server
+        previous = server.on_action
+
+        async def on_action(seat: int, action: Wire) -> None:
+            await self.record(seat, action)
+            if previous is not None:
+                await previous(seat, action)
+
+        server.on_action = on_action
+        if self._writer is None:
+            server.on_start = self.start
+
+    def header(self, seats: Sequence[SeatRecord]) -> dict[str, Any]:
+        """The header for the attached server's match with ``seats``."""
+        server = self._require_server()
+        return {
+            "app": server.app_version,
+            "game": server.game.name,
+            "rules": server.game.rules_version,
+            "seed": server.seed,
+            "seats": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "token": s.token,
+                    "bot": self._bot_kind(s.agent) if self._bot_kind and s.agent else None,
+                }
+                for s in seats
+            ],
+            "options": dict(server.options),
+            "table": {"name": server.name, "port": server.port, **self._table},
+        }
+
+    def start(self, seats: tuple[SeatRecord, ...]) -> None:
+        """``on_start``: create the log with its header (synced before anyone sees the game).
+
+        A file that cannot be created leaves the table unrecorded: :attr:`error`
+        says why, and the game goes on (nothing was promised yet).
+        """
+        assert self._new_path is not None
+        try:
+            path = self._new_path()
+            self._writer = LogWriter.create(path, self.header(seats))
+        except (OSError, ValueError) as exc:
+            self.error = f"this game is not being saved: {exc}"
+            log.warning("Table log: %s", self.error)
+            return
+        self.path = path
+        log.info("Table log: %s", path)
+
+    async def record(self, seat: int, action: Wire) -> None:
+        """``on_action``: append the action (and the result if it ended the game), synced.
+
+        Raises:
+            OSError: the disk refused; the server then closes the table so
+                that nobody hears of an unrecorded action.
+        """
+        writer = self._writer
+        if writer is None:
+            return  # not recording (see error)
+        await asyncio.to_thread(writer.append, seat, action)
+        self.actions += 1
+        server = self._require_server()
+        result = server.result()
+        if result is not None and not writer.ended:
+            await asyncio.to_thread(writer.finish, result)
+
+    def close(self) -> None:
+        """Close the file (the log stays as it is; safe to call twice)."""
+        if self._writer is not None:
+            self._writer.close()
+
+    def _require_server(self) -> TableServer:
+        if self._server is None:
+            raise RuntimeError("attach() the recorder to a server first")
+        return self._server
+
+
+def restore_server(
+    game: GameDefinition,
+    path: Path,
+    log_: TableLog,
+    header: LogHeader,
+    *,
+    actions: int,
+    make_agent: Callable[[int, LoggedSeat], Agent],
+    app_version: str,
+    **server_kwargs: Any,
+) -> tuple[TableServer, TableRecorder]:
+    """A server rebuilt from a log, appending to it; open it to take players back.
+
+    Args:
+        game: the game of the log.
+        path: the log file.
+        log_: the log as read (possibly the valid prefix of a damaged file).
+        header: ``parse_header(log_.header)``.
+        actions: how many of ``log_.actions`` to replay (all, or fewer to drop a
+            bad tail: the file is cut after the last one kept).
+        make_agent: builds the bot for a bot seat of the header.
+        app_version: this application's version.
+        server_kwargs: further :class:`TableServer` arguments (``host``,
+            ``port``, ``bot_delay``, ``code``, ...); ``name`` defaults to the
+            logged table name.
+
+    Returns:
+        ``(server, recorder)``: not yet open; the recorder is attached.
+
+    Raises:
+        ValueError: bad seats or names for the server.
+        net.table.Refused: the match could not be rebuilt.
+        OSError: the log cannot be reopened for appending.
+    """
+    kept = log_.actions[:actions]
+    bots = {i: make_agent(i, s) for i, s in enumerate(header.seats) if s.kind == "bot"}
+    server_kwargs.setdefault("name", str(header.table.get("name") or "Table"))
+    server = TableServer(
+        game,
+        seats=len(header.seats),
+        seed=header.seed,
+        options=header.options,
+        bots=bots,
+        bot_names={i: header.seats[i].name for i in bots if header.seats[i].name},
+        app_version=app_version,
+        **server_kwargs,
+    )
+    humans = {
+        i: (s.name, s.token) for i, s in enumerate(header.seats) if s.kind == "human" and s.token
+    }
+    server.restore(humans, ((a.seat, a.action) for a in kept))
+    if len(kept) < len(log_.actions):
+        valid, ended = log_.actions[len(kept)].offset, False
+    else:
+        valid, ended = log_.valid_bytes, log_.end is not None
+    recorder = TableRecorder(writer=LogWriter.reopen(path, valid, ended=ended))
+    recorder.attach(server)
+    return server, recorder

@@ -1,0 +1,127 @@
+"""``poissonnier join``: take a seat at a LAN table (by address, or from the lobby of tables)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from poissonnier_tui.commands import Subparsers, check_bot_kind
+
+
+def add_join_options(p: argparse.ArgumentParser, *, spectate: bool) -> None:
+    """Options shared by ``join`` and ``spectate``."""
+    p.add_argument(
+        "address", nargs="?", metavar="HOST:PORT", default=None,
+        help="the table's address; without it, pick a table from the LAN lobby",
+    )  # fmt: skip
+    p.add_argument(
+        "--name",
+        default=None,
+        help="your name at the table (default: your login name)",
+    )
+    p.add_argument("--code", metavar="CODE", default=None, help="the table's join code")
+    p.add_argument(
+        "--interface", metavar="IP", default=None,
+        help="IPv4 address of the interface to look for tables on (default: all)",
+    )  # fmt: skip
+    p.add_argument(
+        "--table", metavar="NAME", default=None,
+        help="with no address: go straight to the table with this name once it is found",
+    )  # fmt: skip
+    p.add_argument(
+        "--headless", action="store_true",
+        help="no UI: " + ("watch and print the result" if spectate else "a bot plays the seat"),
+    )  # fmt: skip
+    # For tests and tools: record every view frame, seed the headless bot.
+    p.add_argument("--record", metavar="FILE", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--find-timeout", type=float, default=5.0, help=argparse.SUPPRESS)
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``join`` parser."""
+    p = sub.add_parser(
+        "join",
+        help="join a table on the LAN",
+        description="Join a table. With HOST:PORT, join it directly; without, a lobby lists "
+        "the tables found on the LAN. Your seat's token is saved, so running the same "
+        "command again after a crash or Ctrl-C gives you your seat back.",
+    )
+    add_join_options(p, spectate=False)
+    p.add_argument(
+        "--bot", default="greedy", help="with --headless: the kind of bot playing (default greedy)"
+    )
+    p.set_defaults(run=run, role="player")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Join (TUI or headless); exit 0, 1 if joining failed (headless), 2 on bad options."""
+    from pathlib import Path
+
+    from poissonnier_tui.lan import clean_name, format_address, parse_address
+    from poissonnier_tui.tokens import TokenStore
+
+    role = args.role
+    bot = getattr(args, "bot", "greedy")
+    if (error := check_bot_kind(bot)) is not None:
+        print(f"poissonnier: {error}", file=sys.stderr)
+        return 2
+    address = None
+    if args.address is not None:
+        try:
+            address = parse_address(args.address)
+        except ValueError as exc:
+            print(f"poissonnier: {exc}", file=sys.stderr)
+            return 2
+    from poissonnier_tui.commands._table_options import default_player_name
+
+    name = clean_name(args.name or ("Spectator" if role == "spectator" else default_player_name()))
+    tokens = TokenStore()
+    if args.headless:
+        import asyncio
+
+        from poissonnier_tui.joining import join_headless
+
+        def err(line: str) -> None:
+            print(line, file=sys.stderr, flush=True)
+
+        def out(line: str) -> None:
+            print(line, flush=True)
+
+        try:
+            return asyncio.run(
+                join_headless(
+                    args.address,
+                    name=name,
+                    role=role,
+                    code=args.code,
+                    table=args.table,
+                    interface=args.interface,
+                    bot=bot,
+                    seed=args.seed,
+                    tokens=tokens,
+                    record=Path(args.record) if args.record else None,
+                    find_timeout=args.find_timeout,
+                    out=out,
+                    err=err,
+                )
+            )
+        except KeyboardInterrupt:
+            return 1
+    from poissonnier_tui.app.app import BrowseSession, JoinSession, PoissonnierApp
+    from poissonnier_tui.app.session import Session
+
+    browse = BrowseSession(
+        name=name, role=role, code=args.code, interface=args.interface, table=args.table
+    )
+    session: Session = browse
+    if address is not None:
+        host, port = address
+        saved = tokens.find(format_address(host, port)) if role == "player" else None
+        session = JoinSession(
+            host, port, name=name, role=role, code=args.code,
+            token=saved.token if saved else None,
+        )  # fmt: skip
+    app = PoissonnierApp(session, tokens=tokens, lobby=browse)
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,125 @@
+"""``poissonnier serve``: a headless LAN table for a spare machine, with plain log lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from poissonnier_tui.commands import Subparsers
+from poissonnier_tui.commands._table_options import add_table_options, settings_from
+
+if TYPE_CHECKING:
+    from poissonnier_tui.lan import HostedTable, TableSettings
+    from poissonnier_tui.persistence import ResumePlan
+
+LINGER = 1.0
+"""Seconds the table stays up after the game ends, so every client sees the result."""
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``serve`` parser."""
+    p = sub.add_parser(
+        "serve",
+        help="run a LAN table with no seat of its own (a spare machine)",
+        description="Run a table on the LAN without a UI: players join with "
+        "'poissonnier join'. Prints a line for every join, leave, start and end; "
+        "exits when the game is over (or on Ctrl-C).",
+    )
+    add_table_options(p)
+    p.add_argument(
+        "--start-when-full",
+        action="store_true",
+        help="start as soon as every seat is taken (otherwise seat 1's player starts it)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the game ends or a signal.
+
+    Returns 0, or 1 if the table could not open, 2 on bad options.
+    """
+    import asyncio
+
+    settings = settings_from(args, host_seat=False, start_when_full=args.start_when_full)
+    plan = None
+    if args.resume is not None:  # issue 5: carry on a saved game
+        from poissonnier_tui.commands._resume import load_plan
+        from poissonnier_tui.persistence import resumed_settings
+
+        if (plan := load_plan(args)) is None:
+            return 1
+        settings = resumed_settings(plan, settings, name_given=args.table is not None)
+    if problems := settings.problems():
+        for problem in problems:
+            print(f"poissonnier: {problem}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_serve(settings, plan))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int:
+    """Open the table, log its changes, wait for the end (or SIGINT/SIGTERM), close it."""
+    import asyncio
+    import json
+    import signal
+
+    from poissonnier_tui.lan import SeatLog, open_table
+    from poissonnier_tui.persistence import ResumeError, games_dir
+
+    def emit(line: str) -> None:
+        print(line, flush=True)
+
+    table: HostedTable | None = None
+    seat_log = SeatLog(lambda: table.server.seats() if table else (), emit)
+    if plan is not None:
+        seat_log.say(f"Resuming {plan.path} from its {plan.actions} logged moves.")
+    try:
+        table = await open_table(settings, on_change=seat_log.changed, resume=plan)
+    except (OSError, ResumeError) as exc:
+        print(f"poissonnier: cannot open the table: {exc}", file=sys.stderr)
+        return 1
+    seat_log.changed(table.server.summary())  # the bots seated from the start
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    code = f", code {settings.code}" if settings.code else ""
+    seat_log.say(
+        f"Table {settings.name!r} on {table.address}{code}: {settings.seats} seats, "
+        f"{settings.bots} bot(s), seed {table.seed}. Join with: poissonnier join {table.address}"
+    )
+    if plan is not None:
+        seat_log.say(
+            f"Resumed: {table.server.rev} moves so far. Players take their seats back "
+            f"with: poissonnier join {table.address}"
+        )
+    else:
+        seat_log.say(f"The game is saved in {games_dir()} as it goes ('poissonnier history').")
+    if table.advertiser is not None:
+        seat_log.say("Advertised on the LAN (zeroconf); 'poissonnier tables' lists it.")
+    else:
+        seat_log.say(f"Not advertised ({table.advert_error}); join by address.")
+    over = asyncio.ensure_future(table.server.wait_over())
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({over, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        result = table.server.result()
+        if result is not None:
+            names = [s.name for s in table.server.seats()]
+            winners = " and ".join(names[w] for w in result.get("winners", []))
+            seat_log.say(f"Winner: {winners}.")
+            seat_log.say("Result: " + json.dumps(result, sort_keys=True))
+            if not stop.is_set():
+                await asyncio.wait({stopped}, timeout=LINGER)
+        else:
+            seat_log.say("Stopping: the table closes.")
+    finally:
+        over.cancel()
+        stopped.cancel()
+        await table.close("closing")
+        seat_log.say("Table closed.")
+    return 0

@@ -1,0 +1,44 @@
+"""Shared test set-up: every test's games are saved in its own temporary data directory,
+and every finished game saved there must replay to the result it logged.
+
+Issue 5 ("Replaying a log of every finished test game reproduces its
+result"): each test gets ``$POISSONNIER_DATA_DIR`` pointing into its
+``tmp_path`` (so no test touches the real home; OS processes a test starts
+inherit it). After the test, every table log written there is read back and
+replayed from its seed (R3) with :func:`logcheck.check_log`: a finished
+game must reproduce the logged result exactly, and a game still running must
+replay every logged action without a refusal. The count is shown in the
+terminal summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from logcheck import check_log
+
+from poissonnier_tui.persistence import DATA_DIR_ENV, LOG_SUFFIX
+
+REPLAYED: dict[str, int] = {"finished": 0, "running": 0}
+"""Logs checked this session, by kind."""
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private data directory for this test's saved games; logs in it are replayed after."""
+    folder = tmp_path / "poissonnier-data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    yield folder
+    for path in sorted(folder.rglob(f"*{LOG_SUFFIX}")):
+        REPLAYED["finished" if check_log(path) else "running"] += 1
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many saved test games were replayed."""
+    if REPLAYED["finished"] or REPLAYED["running"]:
+        terminalreporter.write_line(
+            f"table logs replayed: {REPLAYED['finished']} finished games reproduced their "
+            f"result, {REPLAYED['running']} unfinished games replayed cleanly"
+        )

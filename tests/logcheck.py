@@ -1,0 +1,95 @@
+"""Table logs in tests: replaying one to check it (after every test, ``conftest.py``),
+and writing a real one from random legal moves."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from net.tablelog import LogWriter, read_log
+from poissonnier_tui import __version__
+from poissonnier_tui.game.actions import to_wire
+from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game, waiting_on
+from poissonnier_tui.game.state import Phase
+from poissonnier_tui.persistence import replay_log
+from poissonnier_tui.table import RULES_VERSION, PoissonnierGame
+
+
+def check_log(path: Path) -> bool:
+    """Replay ``path`` from its seed (R3) and check it against itself.
+
+    A finished game (an ``end`` record) must reach exactly the logged result;
+    a running one must apply every logged action. The log must be sound.
+
+    Returns:
+        ``True`` for a finished game, ``False`` for one still running.
+
+    Raises:
+        AssertionError: with the file and what differs.
+    """
+    log = read_log(path)  # LogDamaged: a test game left a damaged log
+    done = replay_log(log)
+    assert done.error is None, f"{path}: action {done.applied + 1} refused: {done.error}"
+    assert done.applied == len(log.actions)
+    if log.end is None:
+        assert not done.match.is_over, f"{path}: the game ended but its end was not recorded"
+        return False
+    assert done.match.is_over, f"{path}: the log says the game ended; the replay does not"
+    assert done.match.result() == log.end, f"{path}: the replay's result differs from the log's"
+    return True
+
+
+def play_log(
+    path: Path,
+    *,
+    seed: int,
+    players: int = 2,
+    actions: int | None = None,
+    humans: int = 1,
+    rng_seed: int = 0,
+) -> list[tuple[int, dict[str, Any]]]:
+    """Write a real table log: random legal moves on the engine, header as a table writes it.
+
+    Args:
+        path: the file to create.
+        seed: the game's seed (R3).
+        players: seats.
+        actions: stop after this many actions; ``None`` plays to the end (and
+            writes the ``end`` record).
+        humans: the first ``humans`` seats are players with tokens, the rest bots.
+        rng_seed: seeds the choice of moves.
+
+    Returns:
+        The ``(seat, action)`` pairs logged, in order.
+    """
+    rng = random.Random(rng_seed)
+    state = new_game(seed, players)
+    header = {
+        "app": __version__,
+        "game": PoissonnierGame.name,
+        "rules": RULES_VERSION,
+        "seed": seed,
+        "seats": [
+            {"name": f"P{i}", "kind": "human", "token": f"token-{i}", "bot": None}
+            if i < humans
+            else {"name": f"Bot {i}", "kind": "bot", "token": None, "bot": "random"}
+            for i in range(players)
+        ],
+        "options": {},
+        "table": {"name": "Test table", "port": 0},
+    }
+    writer = LogWriter.create(path, header)
+    played: list[tuple[int, dict[str, Any]]] = []
+    while state.phase is not Phase.OVER and (actions is None or len(played) < actions):
+        seat = rng.choice(sorted(waiting_on(state)))
+        legal = legal_actions(state, seat)
+        # Keep games short: end the turn or get ready more often than not.
+        quick = [a for a in legal if a.TYPE in ("ready", "end_turn")]
+        action = to_wire(rng.choice(quick if quick and rng.random() < 0.6 else legal))
+        apply_wire(state, seat, action)
+        writer.append(seat, action)
+        played.append((seat, action))
+    if state.phase is Phase.OVER and state.result is not None:
+        writer.finish(state.result)
+    return played
