@@ -192,7 +192,7 @@ async def join_headless(
 
             def ours(ad: TableAd) -> bool:
                 address = format_address(ad.address, ad.port)
-                return tokens is not None and tokens.find(address, ad.name) is not None
+                return tokens is not None and tokens.find(address, ad.name, name) is not None
 
             ad = await find_table(
                 table=table, interface=interface, timeout=find_timeout, role=role, say=out,
@@ -206,7 +206,7 @@ async def join_headless(
     except JoinError as exc:
         err(f"poissonnier: {exc.message}")
         return 1
-    saved = tokens.find(target.address, target.table) if tokens and role == "player" else None
+    saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
     started = time.monotonic()
     try:
         client = await TableClient.connect(
@@ -226,7 +226,7 @@ async def join_headless(
         return 1
     address_text = target.address
     if tokens is not None and client.token is not None and client.seat is not None:
-        tokens.save(address_text, client.table.name, client.seat, client.token)
+        tokens.save(address_text, client.table.name, client.seat, client.token, name)
     where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
     again = " (seat reclaimed)" if saved and client.token == saved.token else ""
     out(
@@ -251,7 +251,7 @@ async def join_headless(
         err(f"poissonnier: lost the table before the end: {reason or 'connection closed'}")
         return 1
     if tokens is not None and client.seat is not None:
-        tokens.forget(address_text)
+        tokens.forget(address_text, name)
     out("Result: " + json.dumps(result, sort_keys=True))
     return 0
 

@@ -5,13 +5,15 @@ again gets the same seat back with a fresh view (DESIGN.md "Wire
 protocol"). This store keeps the tokens in the user's state directory
 (``platformdirs.user_state_path("poissonnier")``, e.g.
 ``~/.local/state/poissonnier/seats.json`` on Linux; ``$XDG_STATE_HOME``
-moves it), keyed by the table's address and remembering its name.
+moves it), keyed by the table's address and the player's name (so two
+people trying a table from one account, ``--name Ana`` and ``--name Ben``,
+keep their own seats), and remembering the table's name.
 
 File shape (JSON, written atomically, mode 0600 since tokens are secrets)::
 
     {"version": 1,
      "seats": [{"address": "192.168.1.20:7374", "table": "Friday", "seat": 2,
-                "token": "…", "saved": 1764500000.0}, …]}   # newest first
+                "token": "…", "saved": 1764500000.0, "player": "Ana"}, …]}   # newest first
 
 A damaged or unreadable file counts as empty: losing a token only means
 joining as a new player.
@@ -49,6 +51,7 @@ class SavedSeat:
         seat: the seat number (0-based).
         token: the secret that reclaims it.
         saved: when it was saved, seconds since the epoch.
+        player: the name the player joined with.
     """
 
     address: str
@@ -56,6 +59,7 @@ class SavedSeat:
     seat: int
     token: str
     saved: float
+    player: str = ""
 
 
 def default_path() -> Path:
@@ -90,13 +94,16 @@ class TokenStore:
                 seats.append(seat)
         return sorted(seats, key=lambda s: s.saved, reverse=True)
 
-    def find(self, address: str, table: str | None = None) -> SavedSeat | None:
+    def find(
+        self, address: str, table: str | None = None, player: str | None = None
+    ) -> SavedSeat | None:
         """The seat saved for ``address``; failing that, the newest one at a table named ``table``.
 
         The name fallback finds a seat again when the host came back on another
-        address or port (a resumed table keeps its tokens).
+        address or port (a resumed table keeps its tokens). With ``player``,
+        only that player's seats count.
         """
-        seats = self.all()
+        seats = [s for s in self.all() if player is None or s.player == player]
         for seat in seats:
             if seat.address == address:
                 return seat
@@ -106,16 +113,18 @@ class TokenStore:
                     return seat
         return None
 
-    def save(self, address: str, table: str, seat: int, token: str) -> None:
-        """Remember (or replace) the seat at ``address``. Errors are logged, not raised."""
-        fresh = SavedSeat(address, table, seat, token, time.time())
-        kept = [s for s in self.all() if s.address != address]
+    def save(self, address: str, table: str, seat: int, token: str, player: str = "") -> None:
+        """Remember (or replace) ``player``'s seat at ``address``. Errors are logged, not raised."""
+        fresh = SavedSeat(address, table, seat, token, time.time(), player)
+        kept = [s for s in self.all() if (s.address, s.player) != (address, player)]
         self._write([fresh, *kept][:KEEP])
 
-    def forget(self, address: str) -> None:
-        """Drop the seat saved for ``address`` (its game is over)."""
+    def forget(self, address: str, player: str | None = None) -> None:
+        """Drop the seat saved for ``address`` (its game is over): ``player``'s, or every one."""
         seats = self.all()
-        kept = [s for s in seats if s.address != address]
+        kept = [
+            s for s in seats if s.address != address or (player is not None and s.player != player)
+        ]
         if len(kept) != len(seats):
             self._write(kept)
 
@@ -148,6 +157,7 @@ def _row(row: Any) -> SavedSeat | None:
             seat=int(row["seat"]),
             token=str(row["token"]),
             saved=float(row["saved"]),
+            player=str(row.get("player", "")),
         )
     except (KeyError, TypeError, ValueError):
         return None

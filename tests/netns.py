@@ -129,7 +129,10 @@ def in_netns(test: F) -> F:
             _assert_private()
             if "request" in wanted:
                 kwargs["request"] = request
-            await test(*args, **kwargs)
+            try:
+                await test(*args, **kwargs)
+            finally:
+                await _kill_leftovers()  # a failed test must not leave a table for the next
             return
         if (reason := unavailable()) is not None:
             pytest.skip(f"multicast tests run only in a private network namespace: {reason}")
@@ -159,12 +162,26 @@ def in_netns(test: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_STARTED: list[Proc] = []
+"""Every process :func:`poissonnier` started in this (namespaced) test run."""
+
+
+async def _kill_leftovers() -> None:
+    """SIGKILL the processes a test left running, and reap them."""
+    while _STARTED:
+        left = _STARTED.pop()
+        if left.proc.returncode is None:
+            left.proc.kill()
+            await left.proc.wait()
+
+
 class Proc:
     """A ``poissonnier`` subprocess whose output lines are collected as they come."""
 
     def __init__(self, proc: asyncio.subprocess.Process, label: str) -> None:
         self.proc = proc
         self.label = label
+        _STARTED.append(self)
         self.lines: list[str] = []
         self.started = time.monotonic()
         self._reader = asyncio.ensure_future(self._read())

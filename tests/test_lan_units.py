@@ -91,6 +91,20 @@ def test_tokens_are_saved_privately_found_by_address_or_name_and_forgotten(
     assert [s.token for s in store.all()] == ["tok-b"]
 
 
+def test_two_players_on_one_account_keep_their_own_seats(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path / "seats.json")
+    store.save("h:1", "T", 0, "ana-token", "Ana")
+    store.save("h:1", "T", 1, "ben-token", "Ben")
+    ana, ben = store.find("h:1", player="Ana"), store.find("h:1", "T", "Ben")
+    assert ana is not None and (ana.seat, ana.token) == (0, "ana-token")
+    assert ben is not None and (ben.seat, ben.token) == (1, "ben-token")
+    assert store.find("h:1", "T", player="Cy") is None
+    store.forget("h:1", "Ana")
+    assert [(s.player, s.token) for s in store.all()] == [("Ben", "ben-token")]
+    store.forget("h:1")
+    assert store.all() == []
+
+
 def test_a_damaged_token_file_counts_as_empty(tmp_path: Path) -> None:
     path = tmp_path / "seats.json"
     path.write_text("{not json")

@@ -298,7 +298,7 @@ class PoissonnierApp(App[None]):
             and event.token is not None
             and event.seat is not None
         ):
-            self.tokens.save(event.address, event.table, event.seat, event.token)
+            self.tokens.save(event.address, event.table, event.seat, event.token, self.session.name)
         hosted = self.hosted
         if hosted is not None:
             code = hosted.settings.code
@@ -360,8 +360,8 @@ class PoissonnierApp(App[None]):
 
     def watch_snapshot(self, snap: TableSnapshot | None) -> None:
         """Push the snapshot to the table screen; switch screens as the game starts and ends."""
-        if snap is None:
-            return
+        if snap is None or self._leaving or not self.screen_stack:
+            return  # a view that arrives while the app closes has nowhere to go
         if self._table is None:
             self._table = TableScreen()
             self._table.announce_offers = not self.autoplay  # a bot needs no alerts
@@ -377,7 +377,8 @@ class PoissonnierApp(App[None]):
         if snap.over and not self._results_shown:
             self._results_shown = True
             if self.tokens is not None and isinstance(self.session, JoinSession):
-                self.tokens.forget(format_address(self.session.host, self.session.port))
+                address = format_address(self.session.host, self.session.port)
+                self.tokens.forget(address, self.session.name)
             self.action_results()
 
     def on_action_acked(self, event: ActionAcked) -> None:
@@ -455,7 +456,7 @@ class PoissonnierApp(App[None]):
         lobby = self.lobby or BrowseSession()
         address = format_address(event.host, event.port)
         saved = (
-            self.tokens.find(address, event.table)
+            self.tokens.find(address, event.table, lobby.name)
             if self.tokens is not None and event.role == "player"
             else None
         )

@@ -23,9 +23,7 @@ def register(sub: Subparsers) -> None:
         "During the game, F2 lists the seats: hand an absent player's seat to a bot.",
     )
     add_table_options(p)
-    p.add_argument(
-        "--name", default=None, help="your name at the table (default: your login name)"
-    )
+    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.set_defaults(run=run)
 
 

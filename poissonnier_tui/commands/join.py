@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     session: Session = browse
     if address is not None:
         host, port = address
-        saved = tokens.find(format_address(host, port)) if role == "player" else None
+        saved = tokens.find(format_address(host, port), player=name) if role == "player" else None
         session = JoinSession(
             host, port, name=name, role=role, code=args.code,
             token=saved.token if saved else None,
