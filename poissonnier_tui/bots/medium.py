@@ -414,17 +414,31 @@ class MediumBot(GreedyBot):
                 return _counter(offer, price)
         return {"type": "decline", "proposal": offer.id}
 
+    def buyer_gain(self, seen: Seen, offer: Offer) -> float:
+        """Points the active seat can be seen to gain from ``offer``'s fish this turn: the
+        clients they complete, judged from its stall, its bought fish and the queue (its
+        hand, and so its specials, are hidden, §9)."""
+        if not offer.fish:
+            return 0.0
+        value = self.value_of(seen)
+        stock = seen.public_stock(seen.active)
+        with_fish = rollout(seen.queue, stock.plus(offer.codes()), value_of=value).value
+        return max(0.0, with_fish - rollout(seen.queue, stock, value_of=value).value)
+
+    def seller_ask(self, seen: Seen, offer: Offer) -> int:
+        """Coins this seat first asks for what ``offer`` takes from it (§4): the worth of
+        the fish and specials it gives, less the specials it gets, plus its
+        :data:`~poissonnier_tui.bots.greedy.RIVAL_SHARE` of the buyer's gain."""
+        share = self.rival_share.get(seen.players, 0.0)
+        return max(0, math.ceil(_cards_worth(offer) + share * self.buyer_gain(seen, offer)))
+
     def seller_floor(self, seen: Seen, offer: Offer) -> int:
-        """Least coins this seat takes for what ``offer`` takes from it: the worth of the
-        fish and specials it gives, less the specials it gets, plus one coin (§4)."""
-        base = (
-            fish_worth(offer.codes())
-            + offer.seller_glacons * SPECIAL_WORTH[cards.GLACON]
-            + offer.seller_arrivages * SPECIAL_WORTH[cards.ARRIVAGE]
-            - offer.buyer_glacons * SPECIAL_WORTH[cards.GLACON]
-            - offer.buyer_arrivages * SPECIAL_WORTH[cards.ARRIVAGE]
-        )
-        return max(0, math.ceil(base) + 1)
+        """Least coins this seat takes for what ``offer`` takes from it (§4): the worth of
+        the fish and specials it gives, less the specials it gets, plus one coin, plus
+        half its :data:`~poissonnier_tui.bots.greedy.RIVAL_SHARE` of the buyer's gain
+        (a deal feeds a rival, §8)."""
+        share = self.rival_share.get(seen.players, 0.0) / 2
+        return max(0, math.ceil(_cards_worth(offer) + share * self.buyer_gain(seen, offer)) + 1)
 
     def _answer_as_seller(self, seen: Seen, offer: Offer) -> Wire:
         """Accept at the ask; else counter at it, then half-way toward the floor, at most
@@ -455,6 +469,18 @@ class MediumBot(GreedyBot):
         if last is not None and offer.coins >= floor:
             return {"type": "accept", "proposal": offer.id}
         return decline
+
+
+def _cards_worth(offer: Offer) -> float:
+    """Worth to the seller of what ``offer`` moves: the fish and specials it gives, less
+    the specials it gets (:data:`~poissonnier_tui.bots.planning.FISH_WORTH`, ``SPECIAL_WORTH``)."""
+    return (
+        fish_worth(offer.codes())
+        + offer.seller_glacons * SPECIAL_WORTH[cards.GLACON]
+        + offer.seller_arrivages * SPECIAL_WORTH[cards.ARRIVAGE]
+        - offer.buyer_glacons * SPECIAL_WORTH[cards.GLACON]
+        - offer.buyer_arrivages * SPECIAL_WORTH[cards.ARRIVAGE]
+    )
 
 
 def _deal_key(offer: Offer) -> tuple[Any, ...]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from poissonnier_tui.bots.medium import CRATE_TURN_VALUE, WEIGHTS, crate_worth, points_of
+from poissonnier_tui.bots.medium import CRATE_TURN_VALUE, WEIGHTS, points_of
 from poissonnier_tui.bots.planning import (
     CODES,
     Stock,
@@ -66,14 +66,15 @@ def _layout(
     queue: tuple[str, ...],
     glacons: int,
     arrivages: int,
-    active: bool,
     players: int,
-) -> tuple[tuple[str, int], ...]:
-    """:func:`~poissonnier_tui.bots.planning.choose_layout` for the default policy, cached
-    (sampled worlds repeat the same hands and queues across candidates)."""
+) -> tuple[tuple[tuple[str, int], ...], float]:
+    """The active seat's layout by :func:`~poissonnier_tui.bots.planning.choose_layout`
+    and the points of the serve it plans, cached (sampled worlds repeat the same hands and
+    queues across candidates)."""
     counts = {code: n for code, n in zip(CODES, pool, strict=True) if n}
     value = points_of(WEIGHTS[players])
-    return choose_layout(counts, crates, queue, glacons, arrivages, active, value_of=value).crates
+    layout = choose_layout(counts, crates, queue, glacons, arrivages, True, value_of=value)
+    return layout.crates, layout.plan.value
 
 
 def play_fill(state: GameState, seat: int, *, buy: bool = True) -> None:
@@ -87,41 +88,35 @@ def play_fill(state: GameState, seat: int, *, buy: bool = True) -> None:
     s = state.seats[seat]
     assert s.draft_hand is not None and s.draft_crates is not None
     active = seat == state.active
-    queue = queue_after_call(state.queue)
+    queue = tuple(queue_after_call(state.queue))
     kinds = Counter(c[0] for c in s.draft_hand)
     glacons, arrivages = kinds[cards.GLACON], kinds[cards.ARRIVAGE]
-    pool = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
-    value = points_of(WEIGHTS[state.players])
-    if buy and len(s.crates) < cards.MAX_CRATES and state.fish_deck:
-        price = cards.crate_price(len(s.crates))
-        if s.coins >= price:
-            worth = crate_worth(
-                pool,
-                len(s.crates),
-                queue,
-                glacons,
-                arrivages,
-                active,
-                own_turns_left(state, seat),
-                CRATE_TURN_VALUE,
-                value,
-            )
-            if worth >= price and s.coins - price >= 1:
+    counts = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
+    pool = tuple(counts[c] for c in CODES)
+    owned = len(s.crates)
+    if buy and owned < cards.MAX_CRATES and state.fish_deck:
+        price = cards.crate_price(owned)
+        if s.coins - price >= 1:
+            # crate_worth (medium), with the layouts cached.
+            worth = CRATE_TURN_VALUE.get(owned + 1, 0.0) * own_turns_left(state, seat)
+            if active and sum(1 for n in pool[:4] if n) > owned:
+                now = _layout(pool, owned, queue, glacons, arrivages, state.players)[1]
+                more = _layout(pool, owned + 1, queue, glacons, arrivages, state.players)[1]
+                worth += max(0.0, more - now)
+            if worth >= price:
                 apply(state, seat, BuyCrate())
-    layout = _layout(
-        tuple(pool[c] for c in CODES),
-        len(s.draft_crates),
-        tuple(queue),
-        glacons,
-        arrivages,
-        active,
-        state.players,
-    )
-    # Rebuild the draft directly: every fish back to hand, then the chosen ones out.
     hand = list(s.draft_hand)
     for crate in s.draft_crates:
         hand.extend(crate.fish)
         crate.fish = []
+    s.draft_hand = hand
+    if not active:
+        # Outside its own turn a seat's crates only matter for deals (none here) and
+        # inspectors (§5): keeping every fish in hand changes nothing else, costs nothing.
+        apply(state, seat, Ready())
+        return
+    layout, _ = _layout(pool, len(s.draft_crates), queue, glacons, arrivages, state.players)
+    # Rebuild the draft directly: every fish is back in hand; lay the chosen ones out.
     for crate, (code, count) in zip(s.draft_crates, layout, strict=False):
         picked = [f for f in hand if f[0] == code][:count]
         for f in picked:
