@@ -1,10 +1,12 @@
 """Headless bot games, played straight on the rules engine (no network).
 
 :func:`simulate` plays many games between bots and sums them up in a
-:class:`SimulationReport`; :func:`play_game` plays one game between given
-agents. Each agent is handed only what a table hands a bot seat:
-``view_for(state, seat)`` and the seat's legal actions as wire maps
-(RULES.md §9), never the state.
+:class:`SimulationReport`; :func:`tournament` plays seat-rotated games
+between a lineup of bot kinds and reports per bot (:class:`TournamentReport`:
+win rate with a 95 % Wilson interval, mean tallies, deals, decision times);
+:func:`play_game` plays one game between given agents. Each agent is handed
+only what a table hands a bot seat: ``view_for(state, seat)`` and the seat's
+legal actions as wire maps (RULES.md §9), never the state.
 
 Driving the table follows ``waiting_on`` (``engine.waiting_on``):
 

@@ -145,9 +145,7 @@ def _assert_plain(obj: object) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_every_level_is_handed_only_its_seat(
-    players: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_level_is_handed_only_its_seat(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """No other hand, no deck order, no crate marker reaches a bot of any level; and
     every world the hard bot samples is drawn from a view object it was handed."""
     sampled_from: list[int] = []
@@ -158,9 +156,7 @@ def test_every_level_is_handed_only_its_seat(
 
     monkeypatch.setattr(hard_module, "sample_state", recording_sample)
     kinds = ["hard", "medium", "easy", "greedy"][:players]
-    spies = [
-        Spy(make_bot(kind, seat, budget=0.1), seat) for seat, kind in enumerate(kinds)
-    ]
+    spies = [Spy(make_bot(kind, seat, budget=0.1), seat) for seat, kind in enumerate(kinds)]
     handed: set[int] = set()
 
     class Keep:

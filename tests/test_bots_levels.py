@@ -326,9 +326,7 @@ def test_two_medium_bots_strike_a_deal_or_stop() -> None:
     bots = {0: MediumBot(0), 1: MediumBot(1)}
     for _ in range(20):
         pending = [p for p in state.proposals]
-        seat = (
-            (1 if pending[0].proposer == 0 else 0) if pending else 0
-        )
+        seat = (1 if pending[0].proposer == 0 else 0) if pending else 0
         action = _decide(bots[seat], state, seat)
         assert action is not None
         if action["type"] in ("end_turn", "serve"):

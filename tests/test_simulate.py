@@ -129,3 +129,16 @@ def test_the_action_cap_stops_a_game_that_never_ends() -> None:
 def test_report_dataclass_defaults() -> None:
     report = SimulationReport(players=2, bots=["random", "random"], seed=0)
     assert report.to_dict()["games"] == 0
+
+
+def test_game_records_per_seat_figures() -> None:
+    """Per seat: one time per decision, refused actions, deals as buyer or seller (§4, R8)
+    and proposals made, read from the public log."""
+    record = play_game(12, [make_bot("medium", 1), make_bot("easy", 2), make_bot("medium", 3)])
+    assert record.finished and record.errors == []
+    assert [len(t) for t in record.seat_seconds] == [len(t) for t in record.seat_cpu]
+    assert sum(len(t) for t in record.seat_seconds) == len(record.decision_seconds)
+    assert record.seat_errors == [0, 0, 0]
+    assert record.deals > 0
+    assert sum(record.seat_deals) == 2 * record.deals  # each deal has a buyer and a seller
+    assert sum(record.seat_proposals) >= record.deals

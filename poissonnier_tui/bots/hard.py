@@ -39,7 +39,9 @@ heuristics):
   worlds = work ÷ (candidates × seat-turns left), between :data:`MIN_WORLDS`
   and :data:`MAX_WORLDS`, so a decision costs about the same early and late;
   and a CPU-time cap (:data:`TIME_LIMIT`, this thread only) that stops
-  sampling more worlds. All scale with ``budget``.
+  sampling more worlds; all three scale with ``budget``. A wall-clock cap
+  (:data:`WALL_LIMIT`) keeps answers within a second when several bots share
+  one interpreter (a solo table runs them in threads).
 * **The rest** — asking for fish, counter prices, withdrawing a stale
   proposal, ending the turn — is the medium heuristic's.
 
@@ -83,6 +85,9 @@ MAX_WORLDS: Final = 100
 """Sampled worlds per decision at most."""
 TIME_LIMIT: Final = 0.25
 """CPU seconds after which a search stops sampling more worlds (p95 target: 0.3 s)."""
+WALL_LIMIT: Final = 0.8
+"""Wall-clock seconds after which a search stops sampling more worlds, whatever the CPU
+time: bots sharing one interpreter (a solo table) still answer within a second."""
 MAX_CANDIDATES: Final = 4
 """Moves compared per decision at most."""
 SIGMA: Final = (2.0, 1.0, 2.0)
@@ -135,9 +140,7 @@ def win_chance(
     base = [(s.coins, len(s.clients), s.stamps) for s in state.seats]
     wins = 0
     for draw in noise:
-        noisy = [
-            (c + d[0], n + d[1], st + d[2]) for (c, n, st), d in zip(base, draw, strict=False)
-        ]
+        noisy = [(c + d[0], n + d[1], st + d[2]) for (c, n, st), d in zip(base, draw, strict=False)]
         wins += noisy_winner(noisy) == seat
     return wins / len(noise)
 
@@ -148,8 +151,11 @@ class HardBot:
     Args:
         rng: a ``random.Random`` or a seed; all its sampling is drawn from it (R3).
         budget: scales :data:`WORK`, the world bounds and :data:`TIME_LIMIT`
-            (e.g. 0.25 for long legality runs); 1 is the published level.
-        work / time_limit / max_candidates: override the module constants.
+            (e.g. 0.1 for long legality runs); 1 is the published level.
+        work / time_limit / wall_limit / max_worlds / max_candidates / sigma /
+            noise_draws / gate_z: override the module constants.
+        search_deals: check answers to proposals by search (else the medium
+            heuristic's answer stands).
 
     Attributes:
         searches: searched decisions made.
@@ -165,6 +171,7 @@ class HardBot:
         budget: float = 1.0,
         work: float = WORK,
         time_limit: float = TIME_LIMIT,
+        wall_limit: float = WALL_LIMIT,
         max_worlds: int = MAX_WORLDS,
         max_candidates: int = MAX_CANDIDATES,
         sigma: tuple[float, float, float] = SIGMA,
@@ -176,6 +183,7 @@ class HardBot:
         self.medium = MediumBot(random.Random(self.rng.getrandbits(64)))
         self.work = work * budget
         self.time_limit = time_limit * budget
+        self.wall_limit = wall_limit
         self.min_worlds = max(1, round(MIN_WORLDS * min(1.0, budget)))
         self.max_worlds = max(self.min_worlds, round(max_worlds * budget))
         self.max_candidates = max_candidates
@@ -380,6 +388,7 @@ class HardBot:
         """
         self.searches += 1
         start = time.thread_time()
+        wall = time.perf_counter()
         worlds = self.worlds_for(seen, len(candidates))
         sd_coins, sd_clients, sd_stamps = self.sigma
         gauss = self.rng.gauss
@@ -392,7 +401,10 @@ class HardBot:
         ]
         scores: list[list[float]] = [[] for _ in candidates]
         for n in range(worlds):
-            if n >= self.min_worlds and time.thread_time() - start > self.time_limit:
+            if n >= self.min_worlds and (
+                time.thread_time() - start > self.time_limit
+                or time.perf_counter() - wall > self.wall_limit
+            ):
                 break
             try:
                 world = sample_state(view, self.rng)

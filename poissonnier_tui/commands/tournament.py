@@ -56,9 +56,7 @@ def register(sub: Subparsers) -> None:
         "(easy, medium, hard, greedy, random; default hard,medium)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    p.add_argument(
-        "--jobs", type=int, default=1, help="worker processes playing games (default 1)"
-    )
+    p.add_argument("--jobs", type=int, default=1, help="worker processes playing games (default 1)")
     p.add_argument(
         "--budget",
         type=_positive,
