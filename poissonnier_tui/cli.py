@@ -14,7 +14,8 @@ import sys
 from collections.abc import Sequence
 
 from poissonnier_tui import __version__
-from poissonnier_tui.commands import MODULES, bot_delay, check_bot_kind
+from poissonnier_tui.commands import MODULES, bot_delay
+from poissonnier_tui.commands._table_options import add_level_option
 
 DEFAULT_BOT_DELAY = 0.5
 """Seconds a bot waits before acting in the TUI, so a person can follow it."""
@@ -38,13 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default random)")
     parser.add_argument("--name", default="You", help="your name at the table")
-    parser.add_argument("--bot", default="greedy", help="bot kind (default greedy)")
-    parser.add_argument(
-        "--level",
-        choices=("easy", "medium", "hard"),
-        default=None,
-        help="bot level: easy, medium or hard (overrides --bot)",
-    )
+    add_level_option(parser)
     parser.add_argument(
         "--bot-delay",
         type=bot_delay,
@@ -62,17 +57,13 @@ def run_solo(args: argparse.Namespace) -> int:
     """A solo game in the TUI: an in-process table on 127.0.0.1, bots in the other seats."""
     from poissonnier_tui.app.app import PoissonnierApp, SoloSession
 
-    kind = args.level or args.bot
-    if (error := check_bot_kind(kind)) is not None:
-        print(f"poissonnier: {error}", file=sys.stderr)
-        return 2
     app = PoissonnierApp(
         SoloSession(
             bots=args.bots,
             seed=args.seed,
             name=args.name,
             bot_delay=args.bot_delay,
-            bot_kind=kind,
+            bot_kinds=args.level,
         )
     )
     app.run()

@@ -116,7 +116,9 @@ class TableSettings:
         name: table name, 1 to 64 printable characters.
         seats: 2 to 5 seats.
         bots: bots seated from the start, in the last seats.
-        bot_kind: bot policy (``poissonnier_tui.bots.BOT_KINDS``).
+        bot_kinds: the bots' levels (``poissonnier_tui.bots.BOT_KINDS``), handed out
+            to the bot seats in turn (``poissonnier_tui.bots.kind_for``); the
+            first is also the level the host's lobby adds next.
         bot_delay: seconds before each bot move.
         port: TCP port; ``None`` tries :data:`DEFAULT_PORT` then any free one;
             ``0`` takes any free one.
@@ -135,7 +137,7 @@ class TableSettings:
     name: str
     seats: int = 4
     bots: int = 0
-    bot_kind: str = "greedy"
+    bot_kinds: tuple[str, ...] = ("medium",)
     bot_delay: float = 0.5
     port: int | None = None
     interface: str | None = None
@@ -158,8 +160,11 @@ class TableSettings:
         most = self.seats - 1 if self.host_seat else self.seats
         if not 0 <= self.bots <= most:
             out.append(f"--bots must be 0 to {most} with {self.seats} seats")
-        if self.bot_kind not in BOT_KINDS:
-            out.append(f"unknown bot kind {self.bot_kind!r}; choose from {', '.join(BOT_KINDS)}")
+        if not self.bot_kinds:
+            out.append("name at least one bot level")
+        for kind in self.bot_kinds:
+            if kind not in BOT_KINDS:
+                out.append(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
         if not (0 < len(self.name) <= 64 and self.name.isprintable() and self.name.strip()):
             out.append("the table name must be 1 to 64 printable characters")
         if self.code is not None and not 0 < len(self.code) <= 64:
@@ -194,6 +199,20 @@ class HostedTable:
     advert_error: str | None = None
     stand_ins: set[int] = field(default_factory=set)
     """Seats the host handed to a bot for an absent player (see :meth:`hand_to_bot`)."""
+    level: str = ""
+    """The level of the next bot the host seats (:meth:`add_bot`, :meth:`hand_to_bot`);
+    the first of ``settings.bot_kinds`` at first, changed by :meth:`next_level`."""
+
+    def __post_init__(self) -> None:
+        self.level = self.level or self.settings.bot_kinds[0]
+
+    def next_level(self) -> str:
+        """Move :attr:`level` to the next of easy, medium, hard (round again); return it."""
+        from poissonnier_tui.bots import LEVELS
+
+        at = LEVELS.index(self.level) + 1 if self.level in LEVELS else 0
+        self.level = LEVELS[at % len(LEVELS)]
+        return self.level
 
     @property
     def port(self) -> int:
@@ -208,7 +227,7 @@ class HostedTable:
     def _bot(self, seat: int) -> Agent:
         from poissonnier_tui.bots import make_bot
 
-        return make_bot(self.settings.bot_kind, self.seed + seat)
+        return make_bot(self.level, self.seed + seat)
 
     async def advertise(self) -> None:
         """Announce the table on the LAN (see :class:`net.advertise.ServerAdvertiser`).
@@ -242,12 +261,13 @@ class HostedTable:
         return seat in self.stand_ins and 0 <= seat < len(seats) and seats[seat].kind == "bot"
 
     async def add_bot(self) -> int | None:
-        """In the lobby, seat a bot in the last open seat; return it (``None``: none open)."""
+        """In the lobby, seat a bot of :attr:`level` in the last open seat; return the seat
+        (``None``: none open)."""
         seats = self.server.seats()
         first = 1 if self.settings.host_seat else 0
         for seat in reversed(range(first, len(seats))):
             if seats[seat].kind == "open":
-                await self.server.set_bot(seat, self._bot(seat), bot_name(seat))
+                await self.server.set_bot(seat, self._bot(seat), bot_name(seat, self.level))
                 return seat
         return None
 
@@ -260,7 +280,8 @@ class HostedTable:
         return None
 
     async def hand_to_bot(self, seat: int) -> None:
-        """Mid-game: a bot plays a disconnected player's seat until they come back.
+        """Mid-game: a bot of :attr:`level` plays a disconnected player's seat until they
+        come back.
 
         Raises:
             net.table.Refused: ``seat_taken`` (they are connected), ``game_over``...
@@ -328,8 +349,10 @@ async def open_table(
     first_bot = settings.seats - settings.bots
 
     def build(port: int) -> TableServer:
-        from poissonnier_tui.bots import make_bot
+        from poissonnier_tui.bots import kind_for, make_bot
 
+        seats = range(first_bot, settings.seats)
+        kinds = {s: kind_for(settings.bot_kinds, s - first_bot) for s in seats}
         if resume is not None:
             return resume_server(
                 resume,
@@ -349,10 +372,8 @@ async def open_table(
             seats=settings.seats,
             seed=seed,
             app_version=__version__,
-            bots={
-                s: make_bot(settings.bot_kind, seed + s) for s in range(first_bot, settings.seats)
-            },
-            bot_names={s: bot_name(s) for s in range(first_bot, settings.seats)},
+            bots={s: make_bot(kind, seed + s) for s, kind in kinds.items()},
+            bot_names={s: bot_name(s, kind) for s, kind in kinds.items()},
             bot_delay=settings.bot_delay,
             code=settings.code,
             allow_spectators=settings.spectators,
@@ -384,9 +405,10 @@ async def open_table(
     return table
 
 
-def bot_name(seat: int) -> str:
-    """A LAN bot's name: ``"Bot 3"`` in the third seat, as people count seats."""
-    return f"Bot {seat + 1}"
+def bot_name(seat: int, kind: str | None = None) -> str:
+    """A bot's name: ``"Bot 3 · hard"`` in the third seat (as people count seats) for a
+    ``hard`` bot, so everyone sees what they play against; ``"Bot 3"`` without a kind."""
+    return f"Bot {seat + 1}" if kind is None else f"Bot {seat + 1} · {kind}"
 
 
 # --- the serve log ----------------------------------------------------------------------------

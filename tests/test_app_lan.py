@@ -23,6 +23,7 @@ from net.client import TableClient
 from net.discovery import Advertiser, Browser, TableAd, TableCallback
 from net.frames import PROTOCOL_VERSION
 from net.messages import SeatInfo
+from net.tablelog import read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.app import PoissonnierApp
 from poissonnier_tui.app.app import BrowseSession, HostSession
@@ -32,6 +33,7 @@ from poissonnier_tui.app.screens.seats_dialog import SeatsDialog
 from poissonnier_tui.app.screens.table import TableScreen
 from poissonnier_tui.app.snapshot import SeatLabel
 from poissonnier_tui.lan import DEFAULT_PORT, GAME, HostedTable, TableSettings, open_table
+from poissonnier_tui.persistence import list_games
 from poissonnier_tui.tokens import TokenStore
 
 HOST = "127.0.0.1"
@@ -238,7 +240,9 @@ async def until_seat(table: HostedTable, ok: Callable[[SeatInfo], bool]) -> None
             await asyncio.sleep(0.02)
 
 
-async def test_host_adds_and_removes_bots_starts_and_hands_an_absent_seat_to_a_bot() -> None:
+async def test_host_adds_and_removes_bots_of_chosen_levels_starts_and_hands_an_absent_seat_to_a_bot() -> (
+    None
+):  # noqa: E501
     settings = TableSettings(
         name="Home", seats=3, bots=0, bot_delay=0.0, port=0, interface=HOST,
         advertise=False, seed=3, host_seat=True, absent_grace=None,
@@ -251,12 +255,17 @@ async def test_host_adds_and_removes_bots_starts_and_hands_an_absent_seat_to_a_b
         screen = app.screen
         assert isinstance(screen, ConnectingScreen)
         assert f"poissonnier join {hosted.address}" in screen.message
-        assert {"b", "x", "enter"} <= set(screen.active_bindings)
+        assert {"b", "l", "x", "enter"} <= set(screen.active_bindings)
+        assert "b adds a medium bot" in screen.message
         kinds = lambda: [s.kind for s in app.seats]  # noqa: E731
+        await pilot.press("l")  # medium -> hard: mixed levels at one table
+        assert hosted.level == "hard" and "b adds a hard bot" in screen.message
         await pilot.press("b")
         await until(pilot, lambda: kinds() == ["human", "open", "bot"])
+        await pilot.press("l")  # hard -> easy
         await pilot.press("b")
         await until(pilot, lambda: kinds() == ["human", "bot", "bot"])
+        assert [s.name for s in app.seats[1:]] == ["Bot 2 · easy", "Bot 3 · hard"]
         await pilot.press("x")
         await until(pilot, lambda: kinds() == ["human", "open", "bot"])
         await pilot.press("enter")  # a seat is open: refused, and said why
@@ -269,6 +278,9 @@ async def test_host_adds_and_removes_bots_starts_and_hands_an_absent_seat_to_a_b
         await until(pilot, lambda: kinds() == ["human", "human", "bot"])
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        # The bot that plays is the level its name says (the table log names its kind).
+        header = read_log(list_games()[0].path).header
+        assert [s["bot"] for s in header["seats"]] == [None, None, "hard"]
         token = ben.token
         await ben.close()
         await until(pilot, lambda: not app.seats[1].connected)
@@ -331,7 +343,8 @@ async def test_hosted_table_is_advertised_joined_through_discovery_and_closed_by
             "join", "--headless", "--interface", LOOPBACK, "--name", "Ben", "--seed", "2",
             state=tmp_path / "ben", label="Ben",
         )  # fmt: skip
-        await until(pilot, lambda: [s.name for s in app.seats] == ["Ana", "Ben", "Bot 3"], 15)
+        names = ["Ana", "Ben", "Bot 3 · medium"]
+        await until(pilot, lambda: [s.name for s in app.seats] == names, 15)
         await until(pilot, lambda: (listed() or ad).taken == 3, 5)
         await pilot.press("enter")
         await until(pilot, lambda: app.snapshot is not None and app.snapshot.rev >= 12, 20)

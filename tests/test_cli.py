@@ -36,3 +36,28 @@ def test_simulate_text_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
     assert "unknown bot kind 'genius'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["simulate", "--players", "6"])
+
+
+def test_level_lists_are_handed_out_to_the_bot_seats_in_turn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`poissonnier --bots 3 --level hard` and mixed levels (`--level hard,easy`, or the
+    older spelling `--bot`) at solo and hosted tables; a bad level stops with a sentence."""
+    from poissonnier_tui.bots import kind_for
+    from poissonnier_tui.cli import build_parser
+    from poissonnier_tui.commands._table_options import settings_from
+
+    parser = build_parser()
+    assert parser.parse_args(["--bots", "3", "--level", "hard"]).level == ("hard",)
+    assert parser.parse_args([]).level == ("medium",)
+    mixed = parser.parse_args(["--bot", "Hard, easy"]).level
+    assert [kind_for(mixed, i) for i in range(3)] == ["hard", "easy", "hard"]
+    serve = parser.parse_args(["serve", "--seats", "4", "--bots", "3", "--level", "easy,hard"])
+    settings = settings_from(serve, host_seat=False, start_when_full=True)
+    assert settings.bot_kinds == ("easy", "hard") and settings.problems() == []
+    for bad in ("genius", ",", "hard,genius"):
+        with pytest.raises(SystemExit) as exit_info:
+            parser.parse_args(["--level", bad])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert "--level" in err and ("genius" in err or "at least one" in err)

@@ -68,7 +68,8 @@ async def test_served_game_found_by_discovery_ends_alike_for_everyone(tmp_path: 
     watcher = Watcher()
     await watcher.browser.start()
     serve = await poissonnier(
-        "serve", "--table", "Friday", "--seats", "4", "--bots", "2", "--bot-delay", "0",
+        "serve", "--table", "Friday", "--seats", "4", "--bots", "2", "--level", "easy,medium",
+        "--bot-delay", "0",
         "--interface", LOOPBACK, "--start-when-full", "--seed", "11", label="serve",
     )  # fmt: skip
     took = await wait_for(lambda: bool(watcher.ads("Friday")), 10, "the table to be listed")
@@ -112,11 +113,12 @@ async def test_served_game_found_by_discovery_ends_alike_for_everyone(tmp_path: 
     assert last_view(records["ana"])["seat"] == 0 and last_view(records["ben"])["seat"] == 1
     # The serve log: joins, the start, the end, the winner by name.
     log = serve.text
-    for line in ("Bot 3 (bot) sits in seat 3.", "Ana joined seat 1. (3/4 seats taken)",
-                 "Ben joined seat 2. (4/4 seats taken)", "Game started: Ana, Ben, Bot 3, Bot 4.",
+    for line in ("Bot 3 · easy (bot) sits in seat 3.", "Ana joined seat 1. (3/4 seats taken)",
+                 "Ben joined seat 2. (4/4 seats taken)",
+                 "Game started: Ana, Ben, Bot 3 · easy, Bot 4 · medium.",
                  "Game over.", "Table closed."):  # fmt: skip
         assert line in log, (line, log)
-    names = ["Ana", "Ben", "Bot 3", "Bot 4"]
+    names = ["Ana", "Ben", "Bot 3 · easy", "Bot 4 · medium"]
     assert f"Winner: {' and '.join(names[w] for w in final['winners'])}." in log
     # The record went from lobby to playing (or straight to over), then vanished (goodbye).
     states = [(ad.taken, ad.state) for ad in watcher.ads("Friday")]
@@ -216,7 +218,8 @@ async def test_wrong_code_full_table_old_version_and_late_joiner_get_clear_error
     assert [await p.wait(60) for p in (ben, spectator, serve)] == [0, 0, 0]
     assert final is not None and final == result_of(serve)
     assert result_of(ben) == final and result_of(spectator) == final
-    for line in ("Ana joined seat 1.", "Ben joined seat 2.", "Game started: Ana, Ben, Bot 3."):
+    started = "Game started: Ana, Ben, Bot 3 · medium."
+    for line in ("Ana joined seat 1.", "Ben joined seat 2.", started):
         assert line in serve.text
     for name in ("Eve", "Cy", "Dee", "Old"):
         assert name not in serve.text  # refused people never sat down

@@ -182,7 +182,7 @@ def test_settings_problems_are_sentences() -> None:
 
     assert TableSettings(name="T").problems() == []
     problems = TableSettings(
-        name="", seats=6, bots=7, bot_kind="genius", fill_timeout=0, code=""
+        name="", seats=6, bots=7, bot_kinds=("genius",), fill_timeout=0, code=""
     ).problems()
     assert problems == [
         "a table has 2 to 5 seats, not 6",

@@ -301,27 +301,32 @@ class PoissonnierApp(App[None]):
             self.tokens.save(event.address, event.table, event.seat, event.token, self.session.name)
         hosted = self.hosted
         if hosted is not None:
-            code = hosted.settings.code
-            if hosted.advertiser is not None:
-                seen = "Friends see it in their lobby (poissonnier join) or type:"
-            elif hosted.advert_error is not None:
-                why = hosted.advert_error
-                seen = f"It could not be announced on the LAN ({why}); friends type:"
-            else:
-                seen = "It is not announced on the LAN; friends type:"
-            self._say(
-                f"Your table {event.table!r} is open on {hosted.address}"
-                + (f" (join code {code})" if code else "")
-                + f".\n{seen}\npoissonnier join {hosted.address}"
-                + (f" --code {code}" if code else "")
-                + "\n\nb adds a bot, x removes one, Enter starts the game."
-            )
+            self._say_host_lobby(hosted)
         else:
             where = "as a spectator" if event.seat is None else f"in seat {event.seat + 1}"
             self._say(
                 f"Joined the table on {event.address} {where}. Waiting for the game to start…"
             )
         self.refresh_bindings()
+
+    def _say_host_lobby(self, hosted: HostedTable) -> None:
+        """The host's lobby message: where friends find the table, and the host's keys."""
+        code = hosted.settings.code
+        if hosted.advertiser is not None:
+            seen = "Friends see it in their lobby (poissonnier join) or type:"
+        elif hosted.advert_error is not None:
+            why = hosted.advert_error
+            seen = f"It could not be announced on the LAN ({why}); friends type:"
+        else:
+            seen = "It is not announced on the LAN; friends type:"
+        self._say(
+            f"Your table {hosted.settings.name!r} is open on {hosted.address}"
+            + (f" (join code {code})" if code else "")
+            + f".\n{seen}\npoissonnier join {hosted.address}"
+            + (f" --code {code}" if code else "")
+            + f"\n\nb adds a {hosted.level} bot (l changes the level), x removes one,"
+            " Enter starts the game."
+        )
 
     def on_connect_failed(self, event: ConnectFailed) -> None:
         """Show why, and offer to try again (in the LAN lobby, if there is one)."""
@@ -522,6 +527,15 @@ class PoissonnierApp(App[None]):
         if seat is None:
             self.notify("Every seat is taken.", severity="warning")
 
+    def action_next_level(self) -> None:
+        """Host, in the lobby: the next bot added is one level up (easy after hard)."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        level = hosted.next_level()
+        self._say_host_lobby(hosted)
+        self.notify(f"The next bot will play at the {level} level.", timeout=3)
+
     async def action_remove_bot(self) -> None:
         """Host, in the lobby: the first bot leaves its seat open."""
         hosted = self.hosted
@@ -568,7 +582,7 @@ class PoissonnierApp(App[None]):
         ):
             return
         if self._autoplayer is None:
-            kind = self.session.bot_kind if isinstance(self.session, SoloSession) else "greedy"
+            kind = self.session.bot_kinds[0] if isinstance(self.session, SoloSession) else "medium"
             self._autoplayer = Autoplayer(kind, seed=snap.me or 0)
         move = self._autoplayer.next_move(snap)
         if move is None:
@@ -586,7 +600,7 @@ class PoissonnierApp(App[None]):
         if action == "start_game":
             host = self.seat == 0 or self.hosted is not None
             return self.connected and host and not self.started and self.snapshot is None
-        if action in ("add_bot", "remove_bot"):
+        if action in ("add_bot", "remove_bot", "next_level"):
             return self.hosted is not None and self.connected and not self.started
         if action == "seats":
             return self.hosted is not None and self.started

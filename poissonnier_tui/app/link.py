@@ -103,10 +103,14 @@ class TableLink:
 
 
 def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
-    """One bot per seat after the human's (seat 0), each with its own seed (R3)."""
-    from poissonnier_tui.bots import make_bot
+    """One bot per seat after the human's (seat 0), each with its own seed (R3), the
+    levels handed out in turn."""
+    from poissonnier_tui.bots import kind_for, make_bot
 
-    return {seat: make_bot(session.bot_kind, seed + seat) for seat in range(1, session.bots + 1)}
+    return {
+        seat: make_bot(kind_for(session.bot_kinds, seat - 1), seed + seat)
+        for seat in range(1, session.bots + 1)
+    }
 
 
 async def open_link(session: Session, *, say: Callable[[str], None] | None = None) -> TableLink:
@@ -125,7 +129,8 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             unknown bot kind), or a browse session (it has no table yet).
         OSError: a host session's port cannot be bound.
     """
-    from poissonnier_tui.lan import format_address
+    from poissonnier_tui.bots import kind_for
+    from poissonnier_tui.lan import bot_name, format_address
 
     report = say or (lambda _text: None)
     if isinstance(session, HostSession):
@@ -154,6 +159,10 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         seed=seed,
         app_version=__version__,
         bots=_bots(session, seed),
+        bot_names={
+            seat: bot_name(seat, kind_for(session.bot_kinds, seat - 1))
+            for seat in range(1, session.bots + 1)
+        },
         bot_delay=session.bot_delay,
         auto_start=True,  # the game starts as soon as the human takes seat 0
         absent_grace=None,  # solo: the table waits for its only human

@@ -28,9 +28,9 @@ class SoloSession:
         name: the human player's display name.
         bot_delay: seconds a bot waits before each move, so that people can
             follow what the bots do (0 in tests).
-        bot_kind: the bot policy, as understood by ``poissonnier_tui.bots.make_bot``
-            (``"random"`` or ``"greedy"``).
-        autoplay: let a bot (``bot_kind``) play the human seat too
+        bot_kinds: the bots' levels (``poissonnier_tui.bots.BOT_KINDS``), handed
+            out to the bot seats in turn (``poissonnier_tui.bots.kind_for``).
+        autoplay: let a bot (the first of ``bot_kinds``) play the human seat too
             (through the server, like any move): for demos, screenshots and
             tests that need a finished game.
     """
@@ -39,7 +39,7 @@ class SoloSession:
     seed: int | None = None
     name: str = "You"
     bot_delay: float = 0.8
-    bot_kind: str = "greedy"
+    bot_kinds: tuple[str, ...] = ("medium",)
     autoplay: bool = False
 
 

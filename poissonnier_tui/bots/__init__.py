@@ -32,7 +32,7 @@ To add a kind, add an entry to :data:`BOT_FACTORIES`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from net.game import Agent
@@ -45,12 +45,14 @@ from poissonnier_tui.bots.random_bot import RandomBot
 __all__ = [
     "BOT_FACTORIES",
     "BOT_KINDS",
+    "DEFAULT_LEVEL",
     "LEVELS",
     "EasyBot",
     "GreedyBot",
     "HardBot",
     "MediumBot",
     "RandomBot",
+    "kind_for",
     "make_bot",
 ]
 
@@ -68,6 +70,23 @@ BOT_KINDS: Final[tuple[str, ...]] = tuple(BOT_FACTORIES)
 
 LEVELS: Final[tuple[str, ...]] = ("easy", "medium", "hard")
 """The three levels offered to players (``poissonnier --level``), weakest first."""
+
+
+DEFAULT_LEVEL: Final = "medium"
+"""The level a table seats when none is asked for: a solid opponent, not a tutor."""
+
+
+def kind_for(kinds: Sequence[str], index: int) -> str:
+    """The kind of the ``index``-th bot seated (0-based) when a table was asked for
+    ``kinds``: they are handed out in turn, so ``("hard", "easy")`` seats hard, easy,
+    hard... and one kind seats it everywhere.
+
+    Raises:
+        ValueError: ``kinds`` is empty.
+    """
+    if not kinds:
+        raise ValueError("no bot kind given")
+    return kinds[index % len(kinds)]
 
 
 def make_bot(kind: str, seed: int, *, budget: float = 1.0) -> Agent:

@@ -43,6 +43,26 @@ def bot_delay(text: str) -> float:
     return value
 
 
+def bot_kinds(text: str) -> tuple[str, ...]:
+    """Parse ``--level LIST``: bot kinds separated by commas, e.g. ``hard,easy``.
+
+    Returns:
+        The kinds in order (at least one); a table hands them out to its bot
+        seats in turn (see :func:`poissonnier_tui.bots.kind_for`).
+
+    Raises:
+        argparse.ArgumentTypeError: empty, or a kind that is not in
+            :data:`~poissonnier_tui.bots.BOT_KINDS` (the message lists them).
+    """
+    kinds = tuple(k.strip().lower() for k in text.split(",") if k.strip())
+    if not kinds:
+        raise argparse.ArgumentTypeError("name at least one bot level, e.g. medium")
+    for kind in kinds:
+        if (error := check_bot_kind(kind)) is not None:
+            raise argparse.ArgumentTypeError(error)
+    return kinds
+
+
 def check_bot_kind(kind: str) -> str | None:
     """An error sentence if ``kind`` is not a known bot kind, else ``None``."""
     from poissonnier_tui.bots import BOT_KINDS

@@ -58,6 +58,19 @@ def default_player_name() -> str:
     return who[:24] or "Player"
 
 
+def add_level_option(p: argparse.ArgumentParser) -> None:
+    """``--level LIST`` (also spelt ``--bot``): the bots' levels, handed out in turn."""
+    from poissonnier_tui.bots import DEFAULT_LEVEL
+    from poissonnier_tui.commands import bot_kinds
+
+    p.add_argument(
+        "--level", "--bot", dest="level", type=bot_kinds, default=(DEFAULT_LEVEL,),
+        metavar="LIST",
+        help=f"bot level: easy, medium or hard (also greedy, random); a comma list such as "
+        f"hard,easy gives the bots their levels in turn (default {DEFAULT_LEVEL})",
+    )  # fmt: skip
+
+
 def add_table_options(p: argparse.ArgumentParser) -> None:
     """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators`` and
     the bot kind, bot delay and seed."""
@@ -88,7 +101,7 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-spectators", dest="spectators", action="store_false", help="refuse spectators"
     )
-    p.add_argument("--bot", default="greedy", help="kind of the bots (default greedy)")
+    add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=0.5, metavar="SECONDS",
         help="pause before each bot move (default 0.5)",
@@ -107,7 +120,7 @@ def settings_from(
         name=args.table or default_table_name(),
         seats=args.seats,
         bots=args.bots,
-        bot_kind=args.bot,
+        bot_kinds=args.level,
         bot_delay=args.bot_delay,
         port=args.port,
         interface=args.interface,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from poissonnier_tui.commands import Subparsers, check_bot_kind
+from poissonnier_tui.commands import Subparsers, bot_kinds
 
 
 def _positive(text: str) -> float:
@@ -36,7 +36,7 @@ def register(sub: Subparsers) -> None:
         "tournament",
         help="play seat-rotated games between bot levels and compare them",
         description="Play seat-rotated games between bots and print, per bot, the win rate "
-        "with a 95%% confidence interval, mean coins / clients / stamps, deals made "
+        "with a 95% confidence interval, mean coins / clients / stamps, deals made "
         "and decision time (median, p95).",
     )
     p.add_argument(
@@ -50,7 +50,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument(
         "--bots",
-        default="hard,medium",
+        type=bot_kinds,
+        default=("hard", "medium"),
         metavar="LIST",
         help="comma-separated bot kinds, one per seat, e.g. hard,medium,easy,easy "
         "(easy, medium, hard, greedy, random; default hard,medium)",
@@ -71,11 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the tournament; exit code 1 if any action was refused, 2 on bad arguments."""
     from poissonnier_tui.simulate import tournament
 
-    lineup = [k.strip() for k in args.bots.split(",") if k.strip()]
-    for kind in lineup:
-        if (error := check_bot_kind(kind)) is not None:
-            print(f"poissonnier: {error}", file=sys.stderr)
-            return 2
+    lineup = list(args.bots)
     if len(lineup) == 1:
         lineup *= args.players
     if len(lineup) != args.players:

@@ -4,8 +4,9 @@ A spinner (``LoadingIndicator``) turns while the table is set up or reached;
 then the seats fill in as players join (names, bots, who is connected). The
 host (seat 0 of a LAN table) starts the game with Enter; a solo table starts
 by itself. The host of a table in this process (``poissonnier host``) also
-adds (``b``) and removes (``x``) bots. If the table cannot be joined, the
-reason stays on screen with ``r`` to try again.
+adds (``b``) and removes (``x``) bots, and picks the next bot's level (``l``).
+If the table cannot be joined, the reason stays on screen with ``r`` to try
+again.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class ConnectingScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "app.start_game", "Start the game"),
         Binding("b", "app.add_bot", "Add a bot"),
+        Binding("l", "app.next_level", "Bot level"),
         Binding("x", "app.remove_bot", "Remove a bot"),
         Binding("r", "app.reconnect", "Try again"),
     ]
