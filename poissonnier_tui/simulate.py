@@ -71,6 +71,7 @@ class GameRecord:
         seat_errors: per seat, actions refused by the engine.
         seat_deals: per seat, deals it took part in, as buyer or seller (§4, R8).
         seat_proposals: per seat, proposals and counter-proposals it made (§4).
+        seat_counters: per seat, counter-proposals it made (haggling, R8).
     """
 
     seed: int
@@ -90,6 +91,7 @@ class GameRecord:
     seat_errors: list[int] = field(default_factory=list)
     seat_deals: list[int] = field(default_factory=list)
     seat_proposals: list[int] = field(default_factory=list)
+    seat_counters: list[int] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -147,6 +149,7 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
         seat_errors=[0] * n,
         seat_deals=[0] * n,
         seat_proposals=[0] * n,
+        seat_counters=[0] * n,
     )
 
     def default(seat: int, why: str) -> None:
@@ -207,6 +210,7 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
             active = event["seat"]
         elif kind == "propose":
             record.seat_proposals[event["seat"]] += 1
+            record.seat_counters[event["seat"]] += event.get("counter") is not None
         elif kind == "deal":
             record.deals += 1
             record.seat_deals[active] += 1
@@ -446,6 +450,7 @@ class EntrantStats:
         coins / clients / stamps: mean final tallies (RULES.md §8).
         deals: deals made (as buyer or seller, R8), all games together.
         proposals: proposals and counter-proposals made (§4).
+        counters: counter-proposals made (haggling, R8).
         decisions: ``act`` calls.
         ms_median / ms_p95 / ms_max: wall time per decision, in milliseconds.
         cpu_ms_median / cpu_ms_p95 / cpu_ms_max: CPU time per decision (one core), in ms.
@@ -464,6 +469,7 @@ class EntrantStats:
     stamps: float = 0.0
     deals: int = 0
     proposals: int = 0
+    counters: int = 0
     decisions: int = 0
     ms_median: float = 0.0
     ms_p95: float = 0.0
@@ -553,6 +559,7 @@ class TournamentReport:
                 "stamps",
                 "deals",
                 "offers",
+                "counters",
                 "ms med",
                 "ms p95",
                 "cpu p95",
@@ -570,6 +577,7 @@ class TournamentReport:
                     f"{e.stamps:.1f}",
                     str(e.deals),
                     str(e.proposals),
+                    str(e.counters),
                     f"{e.ms_median:.2f}",
                     f"{e.ms_p95:.2f}",
                     f"{e.cpu_ms_p95:.2f}",
@@ -723,6 +731,7 @@ def tournament(
             stats.illegal += rec.seat_errors[seat]
             stats.deals += rec.seat_deals[seat]
             stats.proposals += rec.seat_proposals[seat]
+            stats.counters += rec.seat_counters[seat]
         if not rec.finished or rec.result is None:
             continue
         report.finished += 1

@@ -240,9 +240,7 @@ async def until_seat(table: HostedTable, ok: Callable[[SeatInfo], bool]) -> None
             await asyncio.sleep(0.02)
 
 
-async def test_host_adds_and_removes_bots_of_chosen_levels_starts_and_hands_an_absent_seat_to_a_bot() -> (
-    None
-):  # noqa: E501
+async def test_host_adds_bots_of_chosen_levels_starts_and_hands_an_absent_seat_to_a_bot() -> None:
     settings = TableSettings(
         name="Home", seats=3, bots=0, bot_delay=0.0, port=0, interface=HOST,
         advertise=False, seed=3, host_seat=True, absent_grace=None,

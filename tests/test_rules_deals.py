@@ -46,6 +46,7 @@ def test_buyer_proposes_seller_accepts() -> None:
     public = {
         "id": 1, "proposer": 0, "seller": 1, "fish": [[0, 2, "F"]], "seller_glacons": 0,
         "seller_arrivages": 0, "coins": 2, "buyer_glacons": 0, "buyer_arrivages": 0,
+        "counters": None,
     }  # fmt: skip
     for viewer in (None, 0, 1, 2):  # proposals are public
         assert view_for(state, viewer)["proposals"] == [public]
@@ -93,6 +94,8 @@ def test_counter_replaces_the_proposal() -> None:
     act(state, 0, Propose(1, ((0, 1),), coins=1))
     act(state, 1, Propose(1, ((0, 1),), coins=2, counter=1))
     assert [(p.id, p.proposer, p.coins) for p in state.proposals] == [(2, 1, 2)]
+    # Everyone sees it is a counter to #1 (the haggling is public, like the offers).
+    assert [p["counters"] for p in view_for(state, 2)["proposals"]] == [1]
     assert_illegal(state, 1, Accept(2), "not_party", "R8")
     act(state, 0, Accept(2))
     assert [s.coins for s in state.seats] == [1, 5, 3]

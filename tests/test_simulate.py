@@ -142,3 +142,4 @@ def test_game_records_per_seat_figures() -> None:
     assert record.deals > 0
     assert sum(record.seat_deals) == 2 * record.deals  # each deal has a buyer and a seller
     assert sum(record.seat_proposals) >= record.deals
+    assert 0 <= sum(record.seat_counters) <= sum(record.seat_proposals)

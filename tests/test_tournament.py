@@ -101,7 +101,7 @@ def test_shared_victories_credit_a_share(monkeypatch: pytest.MonkeyPatch) -> Non
             seed=seed, finished=True, winners=[0, 1], shared=True,
             result={"winners": [0, 1], "scores": scores},
             seat_seconds=[[0.001]] * n, seat_cpu=[[0.001]] * n, seat_errors=[0] * n,
-            seat_deals=[0] * n, seat_proposals=[0] * n,
+            seat_deals=[0] * n, seat_proposals=[0] * n, seat_counters=[0] * n,
         )  # fmt: skip
 
     monkeypatch.setattr(sim, "play_game", fake_game)
@@ -149,7 +149,6 @@ def test_cli_text_and_one_kind_for_all(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     "argv",
     [
-        ["--bots", "medium,clever"],
         ["--bots", "medium,easy,easy"],
         ["--games", "0"],
         ["--jobs", "0"],
@@ -159,6 +158,13 @@ def test_cli_refuses_bad_arguments(argv: list[str], capsys: pytest.CaptureFixtur
     base = ["tournament", "--players", "2", "--games", "1", "--bots", "medium,easy"]
     assert main(base + argv) == 2
     assert "poissonnier:" in capsys.readouterr().err
+
+
+def test_cli_names_an_unknown_bot_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tournament", "--bots", "medium,clever"])
+    assert exit_info.value.code == 2
+    assert "unknown bot kind 'clever'; choose from easy, medium" in capsys.readouterr().err
 
 
 def test_jobs_play_the_same_games() -> None:

@@ -134,6 +134,7 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> GameState:
             p["coins"],
             p["buyer_glacons"],
             p["buyer_arrivages"],
+            p.get("counters"),
         )
         for p in view["proposals"]
     ]

@@ -552,6 +552,7 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         coins=action.coins,
         buyer_glacons=action.buyer_glacons,
         buyer_arrivages=action.buyer_arrivages,
+        counters=action.counter,
     )
     state.next_proposal += 1
     state.proposals.append(p)
@@ -564,7 +565,8 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
 def proposal_wire(p: Proposal) -> dict[str, Any]:
     """The public wire map of a proposal (RULES.md §4: proposals are public).
 
-    ``"fish"`` is a list of ``[crate index, count, freshness code]``.
+    ``"fish"`` is a list of ``[crate index, count, freshness code]``;
+    ``"counters"`` the id of the proposal it replaced as a counter-offer, or ``None``.
     """
     return {
         "id": p.id,
@@ -576,6 +578,7 @@ def proposal_wire(p: Proposal) -> dict[str, Any]:
         "coins": p.coins,
         "buyer_glacons": p.buyer_glacons,
         "buyer_arrivages": p.buyer_arrivages,
+        "counters": p.counters,
     }
 
 

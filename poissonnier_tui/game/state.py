@@ -102,6 +102,9 @@ class Proposal:
         seller_glacons / seller_arrivages: special cards from the seller's hand.
         coins: coins the buyer pays.
         buyer_glacons / buyer_arrivages: special cards from the buyer's hand.
+        counters: the id of the proposal this one answered as a counter-offer
+            (R8), which it replaced; ``None`` for a first offer. Lets a table show
+            the haggling.
     """
 
     id: int
@@ -113,6 +116,7 @@ class Proposal:
     coins: int = 0
     buyer_glacons: int = 0
     buyer_arrivages: int = 0
+    counters: int | None = None
 
     def copy(self) -> Proposal:
         """An independent copy."""
@@ -126,6 +130,7 @@ class Proposal:
             self.coins,
             self.buyer_glacons,
             self.buyer_arrivages,
+            self.counters,
         )
 
 

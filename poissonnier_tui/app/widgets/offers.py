@@ -55,14 +55,18 @@ class OffersList(OptionList):
 
     @staticmethod
     def _prompt(snap: TableSnapshot, p: Mapping[str, Any]) -> str:
-        """``#3 Bot 1 offers You … for 2 coins`` plus what this player may do."""
+        """``#3 Bot 1 offers You … for 2 coins`` (``#4 counter to #3 · …`` when it answers
+        another offer, R8) plus what this player may do."""
         if snap.me is not None and snap.answerer(p) == snap.me:
             todo = "[b $accent]for you: a accept · x decline · c counter[/]"
         elif snap.me is not None and int(p["proposer"]) == snap.me:
             todo = f"[dim]waiting for {escape(snap.name(snap.answerer(p)))} · x withdraw[/]"
         else:
             todo = f"[dim]waiting for {escape(snap.name(snap.answerer(p)))}[/]"
-        return f"[b]#{p['id']}[/b] {proposal_text(snap, p)}\n   {todo}"
+        head = f"[b]#{p['id']}[/b]"
+        if p.get("counters") is not None:
+            head += f" [$warning]counter to #{p['counters']}[/] ·"
+        return f"{head} {proposal_text(snap, p)}\n   {todo}"
 
     @property
     def selected_proposal(self) -> Mapping[str, Any] | None:
