@@ -23,12 +23,13 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Input, Static
 
+from poissonnier_tui.app.screens.board import compose_board
 from poissonnier_tui.app.screens.results import ResultsScreen
 from poissonnier_tui.app.snapshot import SeatLabel, TableSnapshot
 from poissonnier_tui.app.widgets.all_hands import AllHands
@@ -130,21 +131,9 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """The table screen's layout, a bar saying where we are, and the keys."""
-        yield Header()
-        yield ClientQueue(id="queue")
-        with Horizontal(id="main"):
-            with Vertical(id="board"):
-                yield OtherStalls(id="others")
-                yield MyStall(id="stall")
-                yield ReplayHand(id="hand")
-                yield AllHands(id="hands")
-                yield MarketInfo(id="market")
-            with Vertical(id="side"):
-                yield PlayersTable(id="players")
-                yield OffersList(id="offers")
-                yield GameLog(id="log")
-        yield Static(id="bar")
-        yield Footer()
+        yield from compose_board(
+            ReplayHand(id="hand"), Static(id="bar"), below_hand=[AllHands(id="hands")]
+        )
 
     _live = False
     """Set once mounted (``is_mounted`` is still false inside ``on_mount``)."""

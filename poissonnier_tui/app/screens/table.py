@@ -26,14 +26,13 @@ from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header
 
 from poissonnier_tui.app.deals import DealDraft
 from poissonnier_tui.app.describe import proposal_text
 from poissonnier_tui.app.messages import MoveChosen
+from poissonnier_tui.app.screens.board import compose_board
 from poissonnier_tui.app.screens.deal_dialog import DealDialog, DealMode
 from poissonnier_tui.app.screens.serve_dialog import ServeDialog
 from poissonnier_tui.app.snapshot import TableSnapshot
@@ -136,20 +135,7 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Board on the left, players/offers/log on the right, status and keys below."""
-        yield Header()
-        yield ClientQueue(id="queue")
-        with Horizontal(id="main"):
-            with Vertical(id="board"):
-                yield OtherStalls(id="others")
-                yield MyStall(id="stall")
-                yield HandView(id="hand")
-                yield MarketInfo(id="market")
-            with Vertical(id="side"):
-                yield PlayersTable(id="players")
-                yield OffersList(id="offers")
-                yield GameLog(id="log")
-        yield StatusLine(id="status")
-        yield Footer()
+        yield from compose_board(HandView(id="hand"), StatusLine(id="status"))
 
     _live = False
     """Set once mounted (``is_mounted`` is still false inside ``on_mount``)."""
