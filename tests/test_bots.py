@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from stacking import fill_and_ready, fish_ids_in, stacked_game
+from stacking import fill_and_ready, stacked_game
 
 from net.game import Agent
 from poissonnier_tui.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
@@ -97,60 +97,8 @@ def test_greedy_answers_within_the_time_budget(players: int) -> None:
     assert max(seconds) < 0.1
 
 
-# --------------------------------------------------------------------------- honesty
-
-
-class Spy:
-    """Wraps a bot; checks everything it is handed against RULES.md §9."""
-
-    def __init__(self, inner: Agent, seat: int) -> None:
-        self.inner = inner
-        self.seat = seat
-        self.calls = 0
-
-    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
-        self.calls += 1
-        _assert_plain(view)
-        _assert_plain(legal)
-        assert view["seat"] == self.seat
-        me = view["me"]
-        own = set(me["hand"]) | {f for c in me["crates"] for f in c} | set(me["bought"])
-        named = fish_ids_in(view) | fish_ids_in(legal)
-        assert named <= own, f"seat {self.seat} was shown {sorted(named - own)}"
-        return self.inner.act(view, legal)
-
-
-def _assert_plain(obj: object) -> None:
-    """Only msgpack-able plain values: no GameState or other object can ride along."""
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            assert all(type(k) is str for k in x)
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        else:
-            assert x is None or type(x) in (str, int, bool), type(x)
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_bots_are_handed_only_their_seat(players: int) -> None:
-    """No other hand, no deck order, no crate marker reaches a bot: the only fish ids in
-    its view and legal actions are its own cards (hand, crates, fish it bought)."""
-    for game in range(3):
-        spies = [
-            Spy(make_bot(("greedy", "random")[(seat + game) % 2], seat), seat)
-            for seat in range(players)
-        ]
-        record = play_game(40 + game, spies)
-        assert record.errors == [] and record.finished
-        assert all(s.calls for s in spies)
-
-
-# What each bot module may import (the search modules included) is checked in
-# tests/test_bots_honesty.py, with the proof that the hard bot's sampled worlds
-# come from its own view only.
+# Honesty (what a bot is handed, what it may import, where the hard bot's worlds come
+# from) is checked for every kind in tests/test_bots_honesty.py.
 
 
 # --------------------------------------------------------------------------- strength
