@@ -25,8 +25,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any, Final
 
-from poissonnier_tui.bots.greedy import GreedyBot
-from poissonnier_tui.bots.medium import fill_step
+from poissonnier_tui.bots.greedy import GreedyBot, fill_step
 from poissonnier_tui.bots.planning import (
     CODES,
     Layout,

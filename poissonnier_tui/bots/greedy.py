@@ -42,6 +42,7 @@ from typing import Any, Final
 
 from poissonnier_tui.bots.planning import (
     SPECIAL_WORTH,
+    Layout,
     Stock,
     assign_crates,
     choose_layout,
@@ -171,19 +172,7 @@ class GreedyBot:
             arrivages,
             allow_rotten=seen.is_active,
         )
-        targets = assign_crates(seen.crates, layout)
-        for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
-            if fish and (target is None or fish[0][0] != target[0] or len(fish) > target[1]):
-                return {"type": "take_back", "crate": i}
-        for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
-            if target is None or len(fish) >= target[1]:
-                continue
-            code, count = target
-            free = sorted(c for c in seen.hand if c[0] == code)
-            missing = free[: count - len(fish)]
-            if missing:
-                return {"type": "place", "cards": missing, "crate": i}
-        return {"type": "ready"}
+        return fill_step(seen, layout)
 
     def crate_pays(self, seen: Seen) -> bool:
         """Whether buying the next crate now is worth its price (RULES.md §7, R11, R12).
@@ -342,3 +331,24 @@ class GreedyBot:
                 "counter": offer.id,
             }
         return decline
+
+
+def fill_step(seen: Seen, layout: Layout) -> Wire:
+    """The next action moving this seat's draft crates toward ``layout``, or ``ready`` (§3.2).
+
+    Crates holding a freshness the layout does not keep there, or too many
+    fish, are taken back first; then missing fish are placed from the hand.
+    """
+    targets = assign_crates(seen.crates, layout)
+    for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
+        if fish and (target is None or fish[0][0] != target[0] or len(fish) > target[1]):
+            return {"type": "take_back", "crate": i}
+    for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
+        if target is None or len(fish) >= target[1]:
+            continue
+        code, count = target
+        free = sorted(c for c in seen.hand if c[0] == code)
+        missing = free[: count - len(fish)]
+        if missing:
+            return {"type": "place", "cards": missing, "crate": i}
+    return {"type": "ready"}

@@ -57,10 +57,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from poissonnier_tui.bots.greedy import fill_step
 from poissonnier_tui.bots.medium import (
     WEIGHTS,
     MediumBot,
-    fill_step,
     likely_queues,
     points_of,
     rank_layouts,

@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
-from poissonnier_tui.bots.greedy import GreedyBot, _serve_cost
+from poissonnier_tui.bots.greedy import GreedyBot, _serve_cost, fill_step
 from poissonnier_tui.bots.planning import (
     CODES,
     EXPOSED_WEIGHT,
@@ -52,7 +52,6 @@ from poissonnier_tui.bots.planning import (
     SPEND_WEIGHT,
     Layout,
     Stock,
-    assign_crates,
     find_purchase,
     fish_worth,
     queue_after_call,
@@ -509,24 +508,3 @@ def _counter(offer: Offer, coins: int) -> Wire:
         "buyer_arrivages": offer.buyer_arrivages,
         "counter": offer.id,
     }
-
-
-def fill_step(seen: Seen, layout: Layout) -> Wire:
-    """The next action moving this seat's draft crates toward ``layout``, or ``ready`` (§3.2).
-
-    Crates holding a freshness the layout does not keep there, or too many
-    fish, are taken back first; then missing fish are placed from the hand.
-    """
-    targets = assign_crates(seen.crates, layout)
-    for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
-        if fish and (target is None or fish[0][0] != target[0] or len(fish) > target[1]):
-            return {"type": "take_back", "crate": i}
-    for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
-        if target is None or len(fish) >= target[1]:
-            continue
-        code, count = target
-        free = sorted(c for c in seen.hand if c[0] == code)
-        missing = free[: count - len(fish)]
-        if missing:
-            return {"type": "place", "cards": missing, "crate": i}
-    return {"type": "ready"}
