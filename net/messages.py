@@ -117,39 +117,38 @@ class ActionRequest:
 
 
 @dataclass(frozen=True)
-class Start:
-    """The host (seat 0) asks to start the game. Wire: ``{type: "start"}``."""
+class _Bare:
+    """A message that is its type alone: ``{type: TYPE}``."""
 
-    TYPE: ClassVar[str] = "start"
+    TYPE: ClassVar[str]
 
     def to_wire(self) -> Wire:
         """The wire map of this message."""
         return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
+class Start(_Bare):
+    """The host (seat 0) asks to start the game. Wire: ``{type: "start"}``."""
+
+    TYPE: ClassVar[str] = "start"
 
 
 # --- both directions -------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Ping:
+class Ping(_Bare):
     """Keep-alive probe; the other side answers :class:`Pong`. Wire: ``{type: "ping"}``."""
 
     TYPE: ClassVar[str] = "ping"
 
-    def to_wire(self) -> Wire:
-        """The wire map of this message."""
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True)
-class Pong:
+class Pong(_Bare):
     """Answer to :class:`Ping`. Wire: ``{type: "pong"}``."""
 
     TYPE: ClassVar[str] = "pong"
-
-    def to_wire(self) -> Wire:
-        """The wire map of this message."""
-        return {"type": self.TYPE}
 
 
 @dataclass(frozen=True)
