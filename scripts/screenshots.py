@@ -6,8 +6,9 @@ in-process table server, bots, a fixed seed), with ``autoplay`` letting a
 bot play the human's seat through the server. It pauses the autoplay at an
 interesting moment and saves:
 
-* ``table.svg``: mid-game, crates filled, the queue full, and a bot's offer
-  waiting for the player's answer (the status line and the offers pane show it);
+* ``table.svg``: mid-game at a table of hard, medium and easy bots, crates
+  filled, and a bot's counter-offer waiting for the player's answer (the
+  status line and the offers pane show the haggling);
 * ``results.svg``: the results screen once the game is over.
 
 Usage::
@@ -31,7 +32,9 @@ from poissonnier_tui.app.snapshot import TableSnapshot
 SIZE = (160, 50)
 """Terminal size of every screenshot (columns, rows)."""
 DEFAULT_SEED = 11
-"""A deal whose game shows a bot asking the player for fish mid-game."""
+"""A deal whose game shows a bot haggling with the player mid-game."""
+LEVELS = ("hard", "medium", "easy")
+"""The bots' levels, one each (with 3 bots)."""
 
 
 class DemoApp(PoissonnierApp):
@@ -48,12 +51,14 @@ class DemoApp(PoissonnierApp):
 
 
 def offer_for_me(snap: TableSnapshot) -> bool:
-    """Mid-game, our crates are filled and a proposal waits for our answer (§4)."""
+    """Mid-game, our crates are filled and a bot's counter-offer waits for our answer (§4, R8)."""
     return (
         snap.phase == "serve"
         and int(snap.view["turn"]) >= 4
         and sum(1 for crate in snap.crates if crate) >= 2
-        and any(snap.answerer(p) == snap.me for p in snap.proposals)
+        and any(
+            snap.answerer(p) == snap.me and p.get("counters") is not None for p in snap.proposals
+        )
     )
 
 
@@ -68,7 +73,10 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float) -
 
 async def shoot(seed: int, bots: int, out: Path) -> None:
     """Play one game and save ``table.svg`` and ``results.svg`` into ``out``."""
-    app = DemoApp(SoloSession(bots=bots, seed=seed, name="Ana", bot_delay=0.0, autoplay=True))
+    session = SoloSession(
+        bots=bots, seed=seed, name="Ana", bot_delay=0.0, bot_kinds=LEVELS, autoplay=True
+    )
+    app = DemoApp(session)
     app.hold = offer_for_me
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await until(pilot, lambda: app.snapshot is not None and offer_for_me(app.snapshot), 60)
