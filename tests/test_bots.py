@@ -8,7 +8,6 @@ with actions the engine accepts (§3–§7).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -69,32 +68,6 @@ def test_bots_play_only_legal_actions(players: int) -> None:
         assert report.stalls == 0
         assert report.finished == report.games
     assert mixed.deals > 0  # the deal paths (§4) are exercised
-
-
-class Timed:
-    """Wraps a bot and records the CPU time of each decision (immune to a busy machine)."""
-
-    def __init__(self, inner: Agent) -> None:
-        self.inner = inner
-        self.seconds: list[float] = []
-
-    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
-        start = time.thread_time()
-        action = self.inner.act(view, legal)
-        self.seconds.append(time.thread_time() - start)
-        return action
-
-
-@pytest.mark.parametrize("players", [2, 5])
-def test_greedy_answers_within_the_time_budget(players: int) -> None:
-    """Bounded work per decision: measured 0.2 ms mean, under 10 ms CPU at worst; the
-    budget is 100 ms."""
-    bots_ = [Timed(make_bot("greedy", seat)) for seat in range(players)]
-    for game in range(2):
-        assert play_game(70 + game, bots_).errors == []
-    seconds = [t for b in bots_ for t in b.seconds]
-    assert sum(seconds) / len(seconds) < 0.005
-    assert max(seconds) < 0.1
 
 
 # Honesty (what a bot is handed, what it may import, where the hard bot's worlds come
@@ -260,9 +233,7 @@ def test_greedy_buys_a_crate_early_when_it_pays() -> None:
 def test_random_bot_ends_its_turns() -> None:
     """The random bot is biased toward ``ready`` and ``end_turn``: games end (§3.2, §3.4)."""
     rng = random.Random(4)
-    start = time.perf_counter()
     for game in range(10):
         seats = [RandomBot(rng.randrange(1 << 30)) for _ in range(3)]
         record = play_game(game, seats)
         assert record.finished and record.errors == [] and record.stalls == 0
-    assert time.perf_counter() - start < 10

@@ -8,7 +8,6 @@ so a pass is not luck and a failure means a real regression.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,20 +44,6 @@ def _legal(state: GameState, seat: int) -> list[Wire]:
 
 def _decide(bot: Agent, state: GameState, seat: int) -> Wire | None:
     return bot.act(view_for(state, seat), _legal(state, seat))
-
-
-class Timed:
-    """Wraps a bot and records the CPU time of each decision (immune to a busy machine)."""
-
-    def __init__(self, inner: Agent) -> None:
-        self.inner = inner
-        self.seconds: list[float] = []
-
-    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
-        start = time.thread_time()
-        action = self.inner.act(view, legal)
-        self.seconds.append(time.thread_time() - start)
-        return action
 
 
 # --------------------------------------------------------------------------- registry
@@ -110,34 +95,18 @@ def test_medium_beats_easy_clearly() -> None:
     assert report.entrants[0].wins >= 30, report.format_text()
 
 
-# --------------------------------------------------------------------------- speed
+# --------------------------------------------------------------------------- hard bot parts
 
 
-def test_medium_decides_within_10_ms() -> None:
-    """Issue #4: medium's decision time p95 ≤ 10 ms (CPU, one core). Measured ≈ 0.5 ms."""
-    bots = [Timed(make_bot("medium", seat)) for seat in range(4)]
-    assert play_game(77, bots).errors == []
-    seconds = sorted(t for b in bots for t in b.seconds)
-    assert seconds[int(0.95 * len(seconds))] < 0.010
-    assert max(seconds) < 0.1
-
-
-def test_hard_decides_within_its_budget() -> None:
-    """Issue #4: hard's decision time p95 ≤ 300 ms on one core, and every answer well
-    within a second (CPU time of this thread, so other processes do not count). The
-    first 150 actions of a game: early decisions have the most future to simulate, so
-    they are the slowest."""
-    hard = Timed(make_bot("hard", 3))
+def test_hard_searches_and_never_falls_back() -> None:
+    """The first 150 actions of a game against medium: the hard bot searches its sampled
+    worlds at the decisions that matter, and every sample of its view succeeds (no
+    fallback to the heuristic). Its speed is measured by ``scripts/bot_targets.py``."""
+    hard = make_bot("hard", 3)
     record = play_game(78, [hard, make_bot("medium", 4)], max_actions=150)
     assert record.errors == ["seed 78: stopped after 150 actions (safety cap)"]
-    seconds = sorted(hard.seconds)
-    assert seconds[int(0.95 * len(seconds))] <= 0.3
-    assert max(seconds) < 1.0
-    assert isinstance(hard.inner, HardBot) and hard.inner.searches > 5
-    assert hard.inner.fallbacks == 0
-
-
-# --------------------------------------------------------------------------- hard bot parts
+    assert isinstance(hard, HardBot) and hard.searches > 5
+    assert hard.fallbacks == 0
 
 
 def test_noisy_winner_follows_the_winner_rules() -> None:
@@ -165,13 +134,12 @@ def test_choose_keeps_the_heuristic_unless_clearly_beaten() -> None:
     assert choose([[], []], 1.0) == 0
 
 
-def test_hard_answers_a_proposal_within_a_second() -> None:
-    """§4: a hard bot asked to sell answers at once, accept, counter or decline."""
+def test_hard_answers_a_proposal() -> None:
+    """§4: a hard bot asked to sell answers: accept, counter or decline (its answer time is
+    measured by ``scripts/bot_targets.py``)."""
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[9, 3, 3])
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
-    start = time.perf_counter()
     answer = _decide(make_bot("hard", 1), state, 1)
-    assert time.perf_counter() - start < 1.0
     assert answer is not None and answer["type"] in ("accept", "decline", "propose")
 
 
