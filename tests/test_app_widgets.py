@@ -364,6 +364,45 @@ async def test_counter_an_offer_with_edited_terms() -> None:
         assert proposal.proposer == 0 and proposal.coins == 2
 
 
+async def test_a_counter_dialog_closes_when_the_offer_is_withdrawn() -> None:
+    """R8: Bot 1 withdraws its offer while we write our counter: the dialog closes and says
+    why, instead of sending a counter the table would refuse."""
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=3)))
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, DealDialog)
+        app.other(1, {"type": "withdraw", "proposal": 1})
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert (
+            "warning",
+            "Dialog closed: Offer #1 is no longer open (withdrawn or answered).",
+        ) in (toasts(app))
+        assert app.moves == []  # nothing was sent
+
+
+async def test_a_serve_dialog_closes_when_the_turn_ends() -> None:
+    """§3.4: only the active player serves; a serve dialog open when the turn passes (a
+    table time limit, R6) closes and says why."""
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "1")
+        await settle(pilot)
+        assert isinstance(app.screen, ServeDialog)
+        apply_wire(app.state, 0, {"type": "end_turn"})  # as the table's timeout would
+        app.publish()
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert any(
+            message.startswith("Dialog closed: Your turn is over") for _, message in (toasts(app))
+        )
+
+
 async def test_deal_dialog_refuses_impossible_terms() -> None:
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:

@@ -61,6 +61,22 @@ class DealDialog(ModalScreen[DealDraft | None]):
         """The terms as currently edited."""
         self.mode: DealMode = mode
 
+    def stale_reason(self, now: TableSnapshot) -> str | None:
+        """Why these terms can no longer be proposed in the table as it is ``now``, or
+        ``None``: the turn moved on (deals only while the active player serves, §4), or
+        the offer being countered was withdrawn, answered or lapsed (R8)."""
+        then = self.snapshot
+        if (
+            now.phase != "serve"
+            or now.active != then.active
+            or now.view.get("turn") != then.view.get("turn")
+        ):
+            return "The turn moved on: deals are made only while the active player serves (§4)."
+        pid = self.draft.counter
+        if self.mode == "counter" and pid is not None and now.proposal(pid) is None:
+            return f"Offer #{pid} is no longer open (withdrawn or answered)."
+        return None
+
     # --- layout -------------------------------------------------------------------------
 
     @property

@@ -170,8 +170,22 @@ class TableScreen(Screen[None]):
         )
         if self.pending is not None and not self._pending_applies(self.pending):
             self.pending = None
+        self._close_stale_dialog(snap)
         self._announce_offers(old, snap)
         self.refresh_bindings()
+
+    def _close_stale_dialog(self, snap: TableSnapshot) -> None:
+        """Close a deal or serve dialog the table has overtaken, and say why: a counter to
+        an offer that was just withdrawn, or a turn that ended meanwhile."""
+        top = self.app.screen
+        why = None
+        if isinstance(top, DealDialog):
+            why = top.stale_reason(snap)
+        elif isinstance(top, ServeDialog) and not (snap.phase == "serve" and snap.my_turn):
+            why = "Your turn is over: clients are served only by the active player (§3.4)."
+        if why is not None:
+            top.dismiss(None)
+            self.notify(why, title="Dialog closed", severity="warning")
 
     def _announce_offers(self, old: TableSnapshot | None, snap: TableSnapshot) -> None:
         """A toast for each new proposal made to this player: they must answer it (§4)."""
