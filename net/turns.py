@@ -45,11 +45,12 @@ unless it is ``None``. ``source`` is a label for logs (``"bot"``, ``"timeout"``)
 """
 
 BOT_RETRIES = 3
-BOT_PATIENCE = 8.0
+"""Times a bot is asked about one state before the table plays its default."""
+BOT_PATIENCE = 20.0
 """Seconds a bot that passed (waiting for another seat) is left before it is
 asked again even if nothing changed, so it can give up, e.g. withdraw an
-offer nobody answers."""
-"""Times a bot is asked about one state before the table plays its default."""
+offer nobody answers. Long enough for a person to read an offer and write a
+counter; bots answer each other at once, so it only ever waits on people."""
 
 
 class TurnKeeper:

@@ -545,7 +545,7 @@ class TournamentReport:
         """A table for a human reader, one row per entrant."""
         head = (
             f"{self.games} games, {self.players} players, seat-rotated "
-            f"({self.deals_played} deals), seed {self.seed}"
+            f"({self.deals_played} shuffles, each in every seating), seed {self.seed}"
             + (f", hard budget ×{self.budget:g}" if self.budget != 1.0 else "")
             + f"; {self.seconds:.1f} s"
         )
@@ -558,7 +558,7 @@ class TournamentReport:
                 "clients",
                 "stamps",
                 "deals",
-                "offers",
+                "proposals",
                 "counters",
                 "ms med",
                 "ms p95",
@@ -597,6 +597,11 @@ class TournamentReport:
         lines.append(
             f"  finished {self.finished}/{self.games}; shared victories {self.shared_victories}; "
             f"stalls {self.stalls}; errors {len(self.errors)}"
+        )
+        lines.append(
+            "  deals: trades settled, as buyer or seller (§4); proposals: offers and "
+            "counter-offers made; ms: wall time per decision; cpu: CPU time of the deciding "
+            "thread (one core)"
         )
         lines += [f"    {e}" for e in self.errors[:10]]
         if len(self.errors) > 10:

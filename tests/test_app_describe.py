@@ -96,8 +96,11 @@ def test_serve_options_from_the_view_are_accepted_by_the_engine() -> None:
 
 def test_status_says_who_the_game_waits_for() -> None:
     state = stacked_game(3)
-    assert "waiting for you" in plain(status_text(snap_of(state, 0)))
-    assert "waiting for Bot 1 and Bot 2" not in plain(status_text(snap_of(state, 0)))
+    assert plain(status_text(snap_of(state, 0))).endswith(
+        "then press r — waiting for you and 2 other players"
+    )
+    apply_wire(state, 1, {"type": "ready"})
+    assert plain(status_text(snap_of(state, 0))).endswith("waiting for you and 1 other player")
     apply_wire(state, 0, {"type": "ready"})
     assert plain(status_text(snap_of(state, 0))).startswith("You are ready. Fill step: waiting for")
     fill_and_ready(state)

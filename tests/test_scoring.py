@@ -108,7 +108,7 @@ def test_three_players_step1_tie_broken_by_clients() -> None:
     # Seat 0 vs seat 2: seat 0 leads clients only, seat 2 coins only, stamps tied -> R14.
     assert steps(result) == [(STEP1, 1), (TWO, None), (FALLBACK, None)]
     assert result["winners"] == [0]  # stamps tied, most clients
-    assert "fewest clients" in result["steps"][0]["why"]
+    assert result["steps"][0]["why"] == "tied on fewest coins (2) with seat 0; fewest clients (4)"
 
 
 def test_three_players_step1_two_player_rule_fallback() -> None:
@@ -123,6 +123,7 @@ def test_three_players_nobody_out_in_step1_then_step3() -> None:
     result = decide((2, 3, 1), (2, 3, 5), (6, 1, 9))
     assert steps(result) == [(STEP1, None), (STEP3, 2), (STEP4, None)]
     assert result["winners"] == [1]  # most stamps among seats 0 and 1
+    assert result["steps"][-1]["why"] == "seat 1 has the most stamps (5)"
 
 
 def test_three_players_step3_tie_broken_by_stamps() -> None:

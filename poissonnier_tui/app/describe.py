@@ -232,7 +232,10 @@ def status_text(snap: TableSnapshot | None, prompt: str | None = None) -> str:
         return f"[b]Game over[/b]: {who_won} won. Press Enter for the results."
     if snap.phase == "fill":
         if snap.me is not None and snap.me in waiting:
-            tail = f" — waiting for {names_list(snap, waiting)}"
+            # Count the others rather than name them: the line must fit, and the stalls
+            # pane shows who is ready.
+            n = len(waiting) - 1
+            tail = " — waiting for you" + (f" and {plural(n, 'other player')}" if n else "")
             return (
                 "[b]Fill step[/b]: place fish in your crates "
                 "(↑↓ pick a freshness, ←→ how many, 1–6 crate), then press [b]r[/b]" + tail

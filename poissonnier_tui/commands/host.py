@@ -19,7 +19,8 @@ def register(sub: Subparsers) -> None:
         "host",
         help="host a table on the LAN and play at it",
         description="Start a table on the LAN (advertised with zeroconf) and take seat 1 "
-        "yourself. In the table's lobby: b adds a bot, x removes one, Enter starts. "
+        "yourself. In the table's lobby: b adds a bot, l changes the level of the "
+        "next one (easy, medium, hard), x removes one, Enter starts. "
         "During the game, F2 lists the seats: hand an absent player's seat to a bot.",
     )
     add_table_options(p)

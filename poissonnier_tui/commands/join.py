@@ -49,7 +49,10 @@ def register(sub: Subparsers) -> None:
     )
     add_join_options(p, spectate=False)
     p.add_argument(
-        "--bot", default="greedy", help="with --headless: the kind of bot playing (default greedy)"
+        "--bot",
+        default="medium",
+        help="with --headless: the bot playing the seat: easy, medium, hard, greedy or random "
+        "(default medium)",
     )
     p.set_defaults(run=run, role="player")
 
@@ -62,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from poissonnier_tui.tokens import TokenStore
 
     role = args.role
-    bot = getattr(args, "bot", "greedy")
+    bot = getattr(args, "bot", "medium")
     if (error := check_bot_kind(bot)) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2

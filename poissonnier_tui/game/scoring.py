@@ -38,9 +38,10 @@ def _fewest(pool: list[Score], first: str, second: str) -> tuple[Score | None, s
     tied2 = [s for s in tied if getattr(s, second) == low2]
     seats = ", ".join(str(s.seat) for s in tied)
     if len(tied2) == 1:
-        return tied2[
-            0
-        ], f"tied on fewest {first} ({low}) with seats {seats}; fewest {second} ({low2})"
+        out = tied2[0]
+        others = ", ".join(str(s.seat) for s in tied if s is not out)
+        word = "seat" if len(tied) == 2 else "seats"
+        return out, f"tied on fewest {first} ({low}) with {word} {others}; fewest {second} ({low2})"
     return (
         None,
         f"seats {seats} tied on fewest {first} ({low}) and {second} ({low2}): nobody eliminated",
@@ -67,7 +68,7 @@ def _final_step(pool: list[Score]) -> tuple[list[int], str]:
         best = max(getattr(s, attr) for s in left)
         left = [s for s in left if getattr(s, attr) == best]
         if len(left) == 1:
-            return [left[0].seat], f"most {attr} ({best})"
+            return [left[0].seat], f"seat {left[0].seat} has the most {attr} ({best})"
     return [s.seat for s in left], "tied on stamps, clients and coins: shared victory"
 
 

@@ -29,7 +29,7 @@ class ResultsScreen(Screen[None]):
     CSS_PATH = "results.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "app.request_quit", "Quit"),
+        Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
         Binding("escape", "back", "Back to the table"),
     ]
 
