@@ -33,8 +33,9 @@ heuristics):
   matched the medium bot (49.5 % of 200 games) into one that beats it.
 * **The heuristic keeps the move unless clearly beaten** (:func:`choose`): the
   best candidate replaces the heuristic's only if its gain, world by world,
-  exceeds :data:`GATE_Z` standard errors (measured: 63 % against the medium
-  bot with the gate, 55 % without).
+  exceeds :data:`GATE_Z` standard errors (in 200-game tuning runs of an
+  earlier version: 63 % against the medium bot with the gate, 55 % without;
+  the published figures, 86 % of 400 games, are in the README).
 * **Budget.** An iteration budget in simulated seat-turns (:data:`WORK`):
   worlds = work ÷ (candidates × seat-turns left), between :data:`MIN_WORLDS`
   and :data:`MAX_WORLDS`, so a decision costs about the same early and late;
