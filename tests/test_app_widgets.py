@@ -345,16 +345,22 @@ async def test_accept_an_offer_made_to_you() -> None:
         assert "Bought this turn" in str(table(app).query_one("#bought").render())
 
 
+async def open_counter(app: OfflineApp, pilot: Pilot[None]) -> DealDialog:
+    """Bot 1 offers its T for 3 coins (offer #1); we press ``c`` to counter it."""
+    await settle(pilot)
+    app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=3)))
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    dialog = app.screen
+    assert isinstance(dialog, DealDialog) and dialog.mode == "counter"
+    return dialog
+
+
 async def test_counter_an_offer_with_edited_terms() -> None:
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=3)))
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, DealDialog) and dialog.mode == "counter"
+        dialog = await open_counter(app, pilot)
         dialog.query_one("#coins").focus()
         await pilot.press("down")  # ↓ takes one coin off: 2
         await settle(pilot)
@@ -369,12 +375,7 @@ async def test_a_counter_dialog_closes_when_the_offer_is_withdrawn() -> None:
     why, instead of sending a counter the table would refuse."""
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=3)))
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        assert isinstance(app.screen, DealDialog)
+        await open_counter(app, pilot)
         app.other(1, {"type": "withdraw", "proposal": 1})
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
