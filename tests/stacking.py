@@ -31,8 +31,8 @@ from typing import Any
 import pytest
 
 from poissonnier_tui.game import cards
-from poissonnier_tui.game.actions import Action, Place, Ready
-from poissonnier_tui.game.engine import apply, new_game
+from poissonnier_tui.game.actions import Action, Place, Ready, to_wire
+from poissonnier_tui.game.engine import apply, legal_actions, new_game
 from poissonnier_tui.game.errors import IllegalAction
 from poissonnier_tui.game.state import Crate, GameState, Phase
 from poissonnier_tui.game.view import view_for
@@ -341,3 +341,15 @@ def own_cards(state: GameState, seat: int) -> set[str]:
     if seat == state.active:
         mine |= set(state.bought)
     return mine
+
+
+def legal_wires(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """``seat``'s legal actions as wire maps: what a table hands a bot (RULES.md §9)."""
+    return [to_wire(a) for a in legal_actions(state, seat)]
+
+
+def decide(bot: Any, state: GameState, seat: int) -> dict[str, Any] | None:
+    """What ``bot`` (a ``net.game.Agent``) plays for ``seat``, handed only that seat's view
+    and legal actions, as at a table."""
+    action: dict[str, Any] | None = bot.act(view_for(state, seat), legal_wires(state, seat))
+    return action

@@ -12,25 +12,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from stacking import fill_and_ready, stacked_game
+from stacking import decide, fill_and_ready, stacked_game
 
 from net.game import Agent
 from poissonnier_tui.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
 from poissonnier_tui.game.actions import Propose, to_wire
-from poissonnier_tui.game.engine import apply_wire, legal_actions
+from poissonnier_tui.game.engine import apply_wire
 from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
 from poissonnier_tui.simulate import play_game, simulate
 
 Wire = dict[str, Any]
-
-
-def _legal(state: GameState, seat: int) -> list[Wire]:
-    return [to_wire(a) for a in legal_actions(state, seat)]
-
-
-def _decide(bot: Agent, state: GameState, seat: int) -> Wire | None:
-    return bot.act(view_for(state, seat), _legal(state, seat))
 
 
 # --------------------------------------------------------------------------- registry
@@ -122,7 +113,7 @@ def _serve_table(
 def test_greedy_serves_the_best_paying_client() -> None:
     """§3.4: with T T on its stall and clients T (3 coins) and TT (6), it serves TT."""
     state = _serve_table(2, [[["T01", "T02"]], [[]]], ["C01", "C08", "C12"])
-    action = _decide(GreedyBot(0), state, 0)
+    action = decide(GreedyBot(0), state, 0)
     assert action is not None and action["type"] == "serve" and action["client"] == "C08"
     apply_wire(state, 0, action)
     assert state.seats[0].coins == 3 + 6
@@ -133,12 +124,12 @@ def test_greedy_buys_the_missing_fish_below_the_reward() -> None:
     for less than 5 coins, naming the seller's crate; the seller's yes settles it."""
     state = _serve_table(3, [[["F01"]], [["M01"], ["T01"]], [["D01"]]], ["C09", "C16", "C18"])
     buyer = GreedyBot(0)
-    action = _decide(buyer, state, 0)
+    action = decide(buyer, state, 0)
     assert action == {"type": "propose", "seller": 1, "fish": [[1, 1]], "coins": 3}
     apply_wire(state, 0, action)
     apply_wire(state, 1, {"type": "accept", "proposal": 1})
     assert state.bought == ["T01"] and state.seats[0].coins == 0
-    serve = _decide(buyer, state, 0)
+    serve = decide(buyer, state, 0)
     assert serve is not None and serve["type"] == "serve" and serve["client"] == "C09"
 
 
@@ -149,14 +140,14 @@ def test_greedy_seller_counters_once_then_declines() -> None:
                          coins=[9, 3, 3, 3])  # fmt: skip
     seller = GreedyBot(1)
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
-    counter = _decide(seller, state, 1)
+    counter = decide(seller, state, 1)
     assert counter is not None and counter["type"] == "propose"
     assert counter["counter"] == state.proposals[0].id and counter["coins"] > 1
     apply_wire(state, 1, counter)
     # The buyer declines and tries again at the same low price.
     apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
-    assert _decide(seller, state, 1) == {"type": "decline", "proposal": state.proposals[0].id}
+    assert decide(seller, state, 1) == {"type": "decline", "proposal": state.proposals[0].id}
 
 
 def test_greedy_seller_accepts_a_fair_price() -> None:
@@ -164,26 +155,26 @@ def test_greedy_seller_accepts_a_fair_price() -> None:
     state = _serve_table(5, [[["F01"]], [["T01"]], [[]], [[]], [[]]], ["C09", "C16", "C18"],
                          coins=[9, 3, 3, 3, 3])  # fmt: skip
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=6)))
-    assert _decide(GreedyBot(1), state, 1) == {"type": "accept", "proposal": 1}
+    assert decide(GreedyBot(1), state, 1) == {"type": "accept", "proposal": 1}
 
 
 def test_greedy_withdraws_a_stale_proposal_then_ends_its_turn() -> None:
     """It never waits on itself: asked again while its offer is unanswered, it withdraws."""
     state = _serve_table(2, [[["F01"]], [["T01"]]], ["C09", "C16", "C18"], coins=[5, 3])
     bot = GreedyBot(0)
-    action = _decide(bot, state, 0)
+    action = decide(bot, state, 0)
     assert action is not None and action["type"] == "propose"
     apply_wire(state, 0, action)
-    answers = [_decide(bot, state, 0) for _ in range(3)]
+    answers = [decide(bot, state, 0) for _ in range(3)]
     assert {"type": "withdraw", "proposal": 1} in answers
     apply_wire(state, 0, {"type": "withdraw", "proposal": 1})
-    assert _decide(bot, state, 0) == {"type": "end_turn"}  # already tried that seller
+    assert decide(bot, state, 0) == {"type": "end_turn"}  # already tried that seller
 
 
 def _fill_until_ready(bot: Agent, state: GameState, seat: int) -> list[Wire]:
     done: list[Wire] = []
     for _ in range(30):
-        action = _decide(bot, state, seat)
+        action = decide(bot, state, seat)
         assert action is not None
         apply_wire(state, seat, action)
         done.append(action)
@@ -226,7 +217,7 @@ def test_greedy_buys_a_crate_early_when_it_pays() -> None:
         2, hands=[["T01", "F01", "M01", "M02"], ["D01"]], queue=["C09", "C14", "C11"],
         coins=[5, 3],
     )  # fmt: skip
-    action = _decide(GreedyBot(0), state, 0)
+    action = decide(GreedyBot(0), state, 0)
     assert action == {"type": "buy_crate"}
 
 

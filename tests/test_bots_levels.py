@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from stacking import fill_and_ready, stacked_game
+from stacking import decide, fill_and_ready, stacked_game
 
 from net.game import Agent
 from poissonnier_tui.bots import (
@@ -29,21 +29,13 @@ from poissonnier_tui.bots.medium import inspector_chance, likely_queues
 from poissonnier_tui.bots.seen import Seen
 from poissonnier_tui.game import cards
 from poissonnier_tui.game.actions import Propose, to_wire
-from poissonnier_tui.game.engine import apply_wire, legal_actions
+from poissonnier_tui.game.engine import apply_wire
 from poissonnier_tui.game.scoring import Score, decide_winner
 from poissonnier_tui.game.state import GameState, Phase
 from poissonnier_tui.game.view import view_for
 from poissonnier_tui.simulate import play_game, tournament
 
 Wire = dict[str, Any]
-
-
-def _legal(state: GameState, seat: int) -> list[Wire]:
-    return [to_wire(a) for a in legal_actions(state, seat)]
-
-
-def _decide(bot: Agent, state: GameState, seat: int) -> Wire | None:
-    return bot.act(view_for(state, seat), _legal(state, seat))
 
 
 # --------------------------------------------------------------------------- registry
@@ -139,7 +131,7 @@ def test_hard_answers_a_proposal() -> None:
     measured by ``scripts/bot_targets.py``)."""
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[9, 3, 3])
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
-    answer = _decide(make_bot("hard", 1), state, 1)
+    answer = decide(make_bot("hard", 1), state, 1)
     assert answer is not None and answer["type"] in ("accept", "decline", "propose")
 
 
@@ -173,7 +165,7 @@ def _serve_table(
 def _fill_until_ready(bot: Agent, state: GameState, seat: int) -> list[Wire]:
     done: list[Wire] = []
     for _ in range(30):
-        action = _decide(bot, state, seat)
+        action = decide(bot, state, seat)
         assert action is not None
         apply_wire(state, seat, action)
         done.append(action)
@@ -230,12 +222,12 @@ def test_medium_buys_a_crate_when_it_pays_not_at_the_end() -> None:
         2, hands=[["T01", "F01", "M01", "M02"], ["D01"]], queue=["C16", "C18", "C07"],
         coins=[5, 3],
     )  # fmt: skip
-    assert _decide(MediumBot(0), early, 0) == {"type": "buy_crate"}
+    assert decide(MediumBot(0), early, 0) == {"type": "buy_crate"}
     late = stacked_game(
         2, hands=[["T01", "F01", "M01", "M02"], ["D01"]], queue=["C16", "C18", "C07"],
         coins=[5, 3], fish_deck_size=1,
     )  # fmt: skip
-    assert _decide(MediumBot(0), late, 0) != {"type": "buy_crate"}
+    assert decide(MediumBot(0), late, 0) != {"type": "buy_crate"}
 
 
 # --------------------------------------------------------------------------- negotiation
@@ -244,7 +236,7 @@ def test_medium_buys_a_crate_when_it_pays_not_at_the_end() -> None:
 def test_medium_asks_for_the_missing_fish_below_the_reward() -> None:
     """§4: lacking a T for a TF client (5 coins), it offers to buy the seller's T for less."""
     state = _serve_table(3, [[["F01"]], [["M01"], ["T01"]], [["D01"]]], ["C09", "C16", "C18"])
-    action = _decide(MediumBot(0), state, 0)
+    action = decide(MediumBot(0), state, 0)
     assert action is not None and action["type"] == "propose"
     assert action["seller"] == 1 and action["fish"] == [[1, 1]]
     assert 1 <= action["coins"] < cards.CLIENTS["C09"].coins
@@ -256,13 +248,13 @@ def test_medium_buyer_counters_half_way_then_accepts() -> None:
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[5, 3, 3])
     buyer = MediumBot(0)
     apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=5)))  # the seller asks 5
-    counter = _decide(buyer, state, 0)
+    counter = decide(buyer, state, 0)
     assert counter is not None and counter["type"] == "propose"
     assert counter["counter"] == state.proposals[0].id and 1 <= counter["coins"] < 5
     apply_wire(state, 0, counter)
     apply_wire(state, 1, {"type": "decline", "proposal": state.proposals[0].id})
     apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=counter["coins"])))
-    assert _decide(buyer, state, 0) == {"type": "accept", "proposal": state.proposals[0].id}
+    assert decide(buyer, state, 0) == {"type": "accept", "proposal": state.proposals[0].id}
 
 
 def test_medium_seller_concedes_toward_its_floor_never_below() -> None:
@@ -275,7 +267,7 @@ def test_medium_seller_concedes_toward_its_floor_never_below() -> None:
     offer = 1
     for _ in range(4):
         apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=offer)))
-        answer = _decide(seller, state, 1)
+        answer = decide(seller, state, 1)
         assert answer is not None
         if answer["type"] != "propose":
             break
@@ -295,7 +287,7 @@ def test_two_medium_bots_strike_a_deal_or_stop() -> None:
     for _ in range(20):
         pending = [p for p in state.proposals]
         seat = (1 if pending[0].proposer == 0 else 0) if pending else 0
-        action = _decide(bots[seat], state, seat)
+        action = decide(bots[seat], state, seat)
         assert action is not None
         if action["type"] in ("end_turn", "serve"):
             break
@@ -311,4 +303,4 @@ def test_easy_buyer_accepts_below_the_clients_coins() -> None:
     """The easy bot's naive deal: any price below the coins the fish earn it (§4)."""
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[5, 3, 3])
     apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=4)))
-    assert _decide(EasyBot(0), state, 0) == {"type": "accept", "proposal": 1}
+    assert decide(EasyBot(0), state, 0) == {"type": "accept", "proposal": 1}
