@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from net.advertise import ServerAdvertiser
 from net.discovery import TableAd, advertised_addresses
@@ -351,38 +351,30 @@ async def open_table(
     def build(port: int) -> TableServer:
         from poissonnier_tui.bots import kind_for, make_bot
 
+        common: dict[str, Any] = {
+            "name": settings.name,
+            "bot_delay": settings.bot_delay,
+            "code": settings.code,
+            "allow_spectators": settings.spectators,
+            "turn_timeout": limit,
+            "absent_grace": settings.absent_grace,
+            "host": listen,
+            "port": port,
+            "on_change": on_change,
+        }
+        if resume is not None:
+            return resume_server(resume, **common)[0]
         seats = range(first_bot, settings.seats)
         kinds = {s: kind_for(settings.bot_kinds, s - first_bot) for s in seats}
-        if resume is not None:
-            return resume_server(
-                resume,
-                name=settings.name,
-                bot_delay=settings.bot_delay,
-                code=settings.code,
-                allow_spectators=settings.spectators,
-                turn_timeout=limit,
-                absent_grace=settings.absent_grace,
-                host=listen,
-                port=port,
-                on_change=on_change,
-            )[0]
         server = TableServer(
             game or PoissonnierGame(),
-            name=settings.name,
             seats=settings.seats,
             seed=seed,
             app_version=__version__,
             bots={s: make_bot(kind, seed + s) for s, kind in kinds.items()},
             bot_names={s: bot_name(s, kind) for s, kind in kinds.items()},
-            bot_delay=settings.bot_delay,
-            code=settings.code,
-            allow_spectators=settings.spectators,
             auto_start=settings.start_when_full,
-            turn_timeout=limit,
-            absent_grace=settings.absent_grace,
-            host=listen,
-            port=port,
-            on_change=on_change,
+            **common,
         )
         record_table(server, table={"code": settings.code, "fill_timeout": settings.fill_timeout})
         return server
