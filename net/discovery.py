@@ -24,8 +24,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import math
 import re
 import socket
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -36,6 +38,11 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 RESOLVE_TIMEOUT_MS = 3000
 """How long to wait for a table's address and TXT record, in milliseconds."""
+GOODBYE_GRACE = 1.5
+"""Seconds after a table's goodbye during which a new sighting of it is resolved only
+once the goodbye's records have left zeroconf's cache (they linger one second): a stray
+"added" right after a goodbye is otherwise answered from that cache and lists the table
+again (python-zeroconf issues #34, #178)."""
 
 
 def service_type(game: str) -> str:
@@ -239,6 +246,8 @@ class Browser:
         self._tasks: set[asyncio.Task[None]] = set()
         self.tables: dict[str, TableAd] = {}
         """Tables seen now, by instance name."""
+        self._goodbyes: dict[str, float] = {}
+        """Instance name -> when (``time.monotonic()``) it last said goodbye."""
 
     async def start(self) -> None:
         """Start browsing.
@@ -253,17 +262,30 @@ class Browser:
 
     def _handler(self, zeroconf: Zeroconf, service_type: str, name: str,
                  state_change: ServiceStateChange) -> None:  # fmt: skip
+        now = time.monotonic()
         if state_change is ServiceStateChange.Removed:
+            self._goodbyes[name] = now
             if self.tables.pop(name, None) is not None and self._on_change:
                 self._on_change(name, None)
             return
-        task = asyncio.ensure_future(self._resolve(zeroconf, service_type, name))
+        since = now - self._goodbyes.get(name, -GOODBYE_GRACE)
+        delay = max(0.0, GOODBYE_GRACE - since)
+        task = asyncio.ensure_future(self._resolve(zeroconf, service_type, name, delay))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
+    async def _resolve(
+        self, zeroconf: Zeroconf, service_type: str, name: str, delay: float = 0.0
+    ) -> None:
+        """Resolve ``name`` (after ``delay`` seconds) and list it, unless it said goodbye
+        meanwhile (:data:`GOODBYE_GRACE`)."""
+        asked = time.monotonic()
+        if delay:
+            await asyncio.sleep(delay)
         info = AsyncServiceInfo(service_type, name)
         if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
+            return
+        if self._goodbyes.get(name, -math.inf) >= asked:
             return
         ad = _ad_from_info(info)
         if ad is None or self.tables.get(name) == ad:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import stat
@@ -244,3 +245,52 @@ def test_headless_join_to_nowhere_says_what_to_do(
     err = capsys.readouterr().err
     assert "could not join 127.0.0.1:9: Cannot reach a table at 127.0.0.1:9." in err
     assert "poissonnier tables" in err
+
+
+async def test_a_stray_sighting_right_after_a_goodbye_does_not_list_the_table_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """zeroconf can report a table *added* again just after its goodbye, and answer the
+    resolve from records still cached for a second (seen in the lobby test: Removed, then
+    Added 16 ms later). Such a sighting is resolved only after ``GOODBYE_GRACE``, and is
+    dropped if the table said goodbye again meanwhile; a table that really comes back is
+    listed once the grace is over."""
+    from zeroconf import ServiceStateChange
+
+    from net import discovery
+
+    oldies = TableAd(name="Oldies", address="127.0.0.1", port=4000, protocol=1, app="0.0.1",
+                 game="poissonnier", taken=0, seats=4, state="lobby", spectators=True)  # fmt: skip
+    online = {"yes": True}
+
+    class Info:
+        def __init__(self, _type: str, _name: str) -> None:
+            pass
+
+        async def async_request(self, _zc: object, _timeout: int) -> bool:
+            return online["yes"]
+
+    monkeypatch.setattr(discovery, "AsyncServiceInfo", Info)
+    monkeypatch.setattr(discovery, "_ad_from_info", lambda _info: oldies)
+    monkeypatch.setattr(discovery, "GOODBYE_GRACE", 0.3)
+    heard: list[bool] = []
+    browser = discovery.Browser("poissonnier", lambda _n, a: heard.append(a is not None))
+    name = "Oldies._poissonnier._tcp.local."
+
+    def event(change: ServiceStateChange) -> None:
+        browser._handler(None, "_poissonnier._tcp.local.", name, change)  # type: ignore[arg-type]
+
+    event(ServiceStateChange.Added)
+    await asyncio.sleep(0.05)
+    assert name in browser.tables and heard == [True]
+    event(ServiceStateChange.Removed)
+    event(ServiceStateChange.Added)  # the stray sighting
+    await asyncio.sleep(0.1)
+    assert name not in browser.tables  # not resolved from the stale cache
+    event(ServiceStateChange.Removed)  # the goodbye repeated while we wait
+    await asyncio.sleep(0.4)
+    assert name not in browser.tables and heard == [True, False]
+    await asyncio.sleep(0.3)
+    event(ServiceStateChange.Added)  # it really comes back, well after the goodbye
+    await asyncio.sleep(0.05)
+    assert name in browser.tables and heard == [True, False, True]
