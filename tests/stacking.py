@@ -32,7 +32,7 @@ import pytest
 
 from poissonnier_tui.game import cards
 from poissonnier_tui.game.actions import Action, Place, Ready, to_wire
-from poissonnier_tui.game.engine import apply, legal_actions, new_game
+from poissonnier_tui.game.engine import apply, apply_wire, legal_actions, new_game
 from poissonnier_tui.game.errors import IllegalAction
 from poissonnier_tui.game.state import Crate, GameState, Phase
 from poissonnier_tui.game.view import view_for
@@ -353,3 +353,17 @@ def decide(bot: Any, state: GameState, seat: int) -> dict[str, Any] | None:
     and legal actions, as at a table."""
     action: dict[str, Any] | None = bot.act(view_for(state, seat), legal_wires(state, seat))
     return action
+
+
+def fill_until_ready(bot: Any, state: GameState, seat: int) -> list[dict[str, Any]]:
+    """Let ``bot`` play ``seat``'s fill step (RULES.md §3.2) until it declares ready;
+    return its actions, ``ready`` last. Fails after 30 actions without one."""
+    done: list[dict[str, Any]] = []
+    for _ in range(30):
+        action = decide(bot, state, seat)
+        assert action is not None
+        apply_wire(state, seat, action)
+        done.append(action)
+        if action["type"] == "ready":
+            return done
+    raise AssertionError(f"no ready after {done}")

@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from stacking import decide, fill_and_ready, stacked_game
+from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 
-from net.game import Agent
 from poissonnier_tui.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
 from poissonnier_tui.game.actions import Propose, to_wire
 from poissonnier_tui.game.engine import apply_wire
@@ -171,18 +170,6 @@ def test_greedy_withdraws_a_stale_proposal_then_ends_its_turn() -> None:
     assert decide(bot, state, 0) == {"type": "end_turn"}  # already tried that seller
 
 
-def _fill_until_ready(bot: Agent, state: GameState, seat: int) -> list[Wire]:
-    done: list[Wire] = []
-    for _ in range(30):
-        action = decide(bot, state, seat)
-        assert action is not None
-        apply_wire(state, seat, action)
-        done.append(action)
-        if action["type"] == "ready":
-            return done
-    raise AssertionError(f"no ready after {done}")
-
-
 def test_greedy_keeps_rotten_fish_out_without_an_undecided_client() -> None:
     """§5, R10: rotten fish in a crate risk an inspector's fine; no undecided client, no
     rotten fish on the stall. The fresh fish go out, one freshness per crate (§3.2)."""
@@ -192,7 +179,7 @@ def test_greedy_keeps_rotten_fish_out_without_an_undecided_client() -> None:
         markers=[["D01", "D02"], ["D03"]],
         queue=["C09", "C12", "C16"],
     )
-    actions = _fill_until_ready(GreedyBot(0), state, 0)
+    actions = fill_until_ready(GreedyBot(0), state, 0)
     crates = sorted(sorted(c.fish) for c in state.seats[0].draft_crates or [])
     assert crates == [["F01", "F02"], ["T01"]], actions
 
@@ -205,7 +192,7 @@ def test_greedy_shows_rotten_fish_for_an_undecided_client() -> None:
         markers=[["D01", "D02"], ["D03"]],
         queue=["U1", "C01", "C16"],
     )
-    _fill_until_ready(GreedyBot(0), state, 0)
+    fill_until_ready(GreedyBot(0), state, 0)
     crates = sorted(sorted(c.fish) for c in state.seats[0].draft_crates or [])
     assert crates == [["P01", "P02"], ["T01"]]
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from stacking import decide, fill_and_ready, stacked_game
+from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 
 from net.game import Agent
 from poissonnier_tui.bots import (
@@ -162,18 +162,6 @@ def _serve_table(
     return state
 
 
-def _fill_until_ready(bot: Agent, state: GameState, seat: int) -> list[Wire]:
-    done: list[Wire] = []
-    for _ in range(30):
-        action = decide(bot, state, seat)
-        assert action is not None
-        apply_wire(state, seat, action)
-        done.append(action)
-        if action["type"] == "ready":
-            return done
-    raise AssertionError(f"no ready after {done}")
-
-
 def _rotten_table(inspectors_ahead: bool) -> GameState:
     """Seat 0 active, an undecided client (U1) in reach, rotten fish in hand; the client
     deck holds 4 cards, 3 of them inspectors when ``inspectors_ahead``."""
@@ -193,12 +181,12 @@ def test_medium_weighs_the_inspector_risk_for_rotten_fish() -> None:
     call is likely to reveal an inspector (here 3 of the 4 unseen client cards)."""
     calm = _rotten_table(inspectors_ahead=False)
     assert inspector_chance(Seen.read(view_for(calm, 0))) == 0.0
-    _fill_until_ready(MediumBot(0), calm, 0)
+    fill_until_ready(MediumBot(0), calm, 0)
     assert any(f[0] == "P" for c in calm.seats[0].draft_crates or [] for f in c.fish)
 
     risky = _rotten_table(inspectors_ahead=True)
     assert inspector_chance(Seen.read(view_for(risky, 0))) > 0.7
-    _fill_until_ready(MediumBot(0), risky, 0)
+    fill_until_ready(MediumBot(0), risky, 0)
     assert not any(f[0] == "P" for c in risky.seats[0].draft_crates or [] for f in c.fish)
 
 

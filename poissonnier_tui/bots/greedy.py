@@ -43,6 +43,7 @@ from typing import Any, Final
 from poissonnier_tui.bots.planning import (
     SPECIAL_WORTH,
     Layout,
+    Purchase,
     Stock,
     assign_crates,
     choose_layout,
@@ -258,12 +259,7 @@ class GreedyBot:
             return None
         self._tried.add((deal.seller, deal.client, deal.codes))
         self._proposals += 1
-        return {
-            "type": "propose",
-            "seller": deal.seller,
-            "fish": [[k, n] for k, n in deal.fish],
-            "coins": deal.offer,
-        }
+        return purchase_wire(deal)
 
     def _answer_as_buyer(self, seen: Seen, offer: Offer) -> Wire:
         """Accept a seller's proposal if the fish earn more coins than they cost (§4, R8)."""
@@ -352,3 +348,14 @@ def fill_step(seen: Seen, layout: Layout) -> Wire:
         if missing:
             return {"type": "place", "cards": missing, "crate": i}
     return {"type": "ready"}
+
+
+def purchase_wire(deal: Purchase) -> Wire:
+    """The ``propose`` wire action asking ``deal.seller`` for ``deal.fish`` (``[crate index,
+    count]`` pairs) at ``deal.offer`` coins: the active seat buys (RULES.md §4)."""
+    return {
+        "type": "propose",
+        "seller": deal.seller,
+        "fish": [[k, n] for k, n in deal.fish],
+        "coins": deal.offer,
+    }

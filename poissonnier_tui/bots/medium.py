@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
-from poissonnier_tui.bots.greedy import GreedyBot, _serve_cost, fill_step
+from poissonnier_tui.bots.greedy import GreedyBot, _serve_cost, fill_step, purchase_wire
 from poissonnier_tui.bots.planning import (
     CODES,
     EXPOSED_WEIGHT,
@@ -369,12 +369,7 @@ class MediumBot(GreedyBot):
         self._tried.add((deal.seller, deal.client, deal.codes))
         self._proposals += 1
         self._bids[(deal.seller, deal.fish, 0, 0)] = deal.offer
-        return {
-            "type": "propose",
-            "seller": deal.seller,
-            "fish": [[k, n] for k, n in deal.fish],
-            "coins": deal.offer,
-        }
+        return purchase_wire(deal)
 
     # ------------------------------------------------------------------ deals
 
