@@ -194,3 +194,24 @@ async def test_host_sees_the_lobby_and_starts_the_game() -> None:
             assert app.snapshot is not None and app.snapshot.players == 2
     finally:
         await server.close()
+
+
+async def test_a_view_that_arrives_while_the_table_is_torn_down_is_dropped() -> None:
+    """The app's shutdown removes the table's widgets before the screen; a view from the
+    still-open connection can arrive in between (CI saw ``NoMatches: OtherStalls``). It
+    must be dropped, not crash the app on its way out."""
+    from dataclasses import replace
+
+    app = PoissonnierApp(SoloSession(bots=2, seed=SEED, name="Ana", bot_delay=0.0))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        for widget in list(screen.children):
+            await widget.remove()  # what Textual's prune does first, child by child
+        snap = app.snapshot
+        assert snap is not None
+        app.snapshot = replace(snap, rev=snap.rev + 1)  # a view arrives now (and the bots'
+        await pilot.pause(0.2)  # views keep arriving over the real connection)
+        assert screen.snapshot is not None and screen.snapshot.rev > snap.rev
+        assert not screen.query(StatusLine)  # dropped quietly: nothing rebuilt, nothing raised

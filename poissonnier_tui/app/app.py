@@ -365,7 +365,7 @@ class PoissonnierApp(App[None]):
 
     def watch_snapshot(self, snap: TableSnapshot | None) -> None:
         """Push the snapshot to the table screen; switch screens as the game starts and ends."""
-        if snap is None or self._leaving or not self.screen_stack:
+        if snap is None or self._leaving or not self.is_running or not self.screen_stack:
             return  # a view that arrives while the app closes has nowhere to go
         if self._table is None:
             self._table = TableScreen()

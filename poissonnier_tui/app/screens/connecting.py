@@ -77,8 +77,8 @@ class ConnectingScreen(Screen[None]):
 
     def _show(self) -> None:
         """Paint the spinner, the message and the seats (once mounted and attached)."""
-        if not self._live or not self.is_attached:
-            return
+        if not self._live or not self.is_attached or not self.app.is_running:
+            return  # not shown yet, or the app is exiting (its shutdown removes our widgets)
         self.query_one("#spinner").display = not self.failed
         text = (
             f"[b $error]Could not join:[/] {escape(self.message)}"

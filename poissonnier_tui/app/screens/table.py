@@ -126,7 +126,7 @@ class TableScreen(Screen[None]):
     @property
     def hand(self) -> HandView:
         """The hand widget."""
-        return self.query_one(HandView)
+        return self._hand
 
     @property
     def offers(self) -> OffersList:
@@ -135,10 +135,20 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Board on the left, players/offers/log on the right, status and keys below."""
-        yield from compose_board(HandView(id="hand"), StatusLine(id="status"))
+        self._hand = HandView(id="hand")
+        yield from compose_board(self._hand, StatusLine(id="status"))
 
     _live = False
     """Set once mounted (``is_mounted`` is still false inside ``on_mount``)."""
+
+    @property
+    def _showing(self) -> bool:
+        """Mounted and not being torn down, so its widgets are there to query.
+
+        The app's shutdown removes a screen's widgets before the screen itself, and a
+        view from the still-open connection can arrive in between.
+        """
+        return self._live and self.app.is_running and self._hand.is_attached
 
     def on_mount(self) -> None:
         """Start with the hand focused: the fill step comes first (§3)."""
@@ -150,7 +160,7 @@ class TableScreen(Screen[None]):
 
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Hand the new snapshot to every widget, and say what changed for this player."""
-        if snap is None or not self._live or not self.is_attached:
+        if snap is None or not self.is_attached or not self._showing:
             return  # not shown yet, or torn down (the app is exiting; views may still arrive)
         self.query_one(ClientQueue).snapshot = snap
         self.query_one(OtherStalls).snapshot = snap
@@ -249,7 +259,7 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enable (True), grey out (None) or hide (False) each key for the current state."""
         snap = self.snapshot
-        if snap is None or not self._live:
+        if snap is None or not self._showing:
             return False
         playing = snap.me is not None and not snap.over
         serving = playing and snap.phase == "serve"
