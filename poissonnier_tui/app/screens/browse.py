@@ -204,15 +204,21 @@ class BrowseScreen(Screen[None]):
 
     def watch_status(self, status: str) -> None:
         """Show the latest sentence."""
-        if self.is_mounted:
+        if self._showing:
             self.query_one("#status", Static).update(status)
 
     def _ordered(self) -> list[tuple[str, TableAd]]:
         by_ad = {id(ad): name for name, ad in self.tables.items()}
         return [(by_ad[id(ad)], ad) for ad in sort_key(list(self.tables.values()))]
 
+    @property
+    def _showing(self) -> bool:
+        """Mounted, and the app is not exiting (its shutdown removes our widgets first,
+        while the browser may still report a table)."""
+        return self.is_mounted and self.app.is_running
+
     def _show_tables(self) -> None:
-        if not self.is_mounted:
+        if not self._showing:
             return
         options = self.query_one(OptionList)
         keep = options.highlighted_option.id if options.highlighted_option else None
