@@ -60,6 +60,14 @@ class Match(Protocol):
         """Seats whose decision the game is waiting for now."""
         ...
 
+    def volunteers(self) -> frozenset[int]:
+        """Seats not waited on that may still act now, unasked (e.g. offer a deal).
+
+        A table asks its bots on these seats once after each change and never
+        times them out; an empty set when the game has no such moves.
+        """
+        ...
+
     def timeout_action(self, seat: int) -> Wire | None:
         """The action to apply for ``seat`` when its time runs out or it is absent.
 

@@ -333,6 +333,12 @@ class Table:
             return frozenset()
         return self.match.waiting_on()
 
+    def volunteers(self) -> frozenset[int]:
+        """Seats the match lets act unasked (``Match.volunteers``); empty unless playing."""
+        if self.phase != "playing" or self.match is None:
+            return frozenset()
+        return self.match.volunteers()
+
     def view(self, seat: int | None) -> Wire:
         """``Match.view(seat)``: the one source of anything sent about the game.
 

@@ -3,7 +3,9 @@
 :class:`TurnKeeper` watches ``waiting_on()`` after every change. For a bot
 seat it asks the bot (in a worker thread) after a delay; for any seat it arms
 a deadline from the turn timeout and, for a disconnected human, the absence
-grace; at the deadline it applies ``Match.timeout_action(seat)``. It never
+grace; at the deadline it applies ``Match.timeout_action(seat)``. A bot on a
+seat in ``volunteers()`` (not waited on, but free to act, e.g. to offer a
+deal) is asked once per change, with no deadline and no retries. It never
 touches the match itself: each move goes through the server's ``submit``,
 the same path as a client's action (checks, log hook, ack, broadcast).
 
@@ -104,6 +106,8 @@ class TurnKeeper:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[int, asyncio.Task[None]] = {}
         self._driving: dict[int, Agent] = {}  # seat -> the agent its driver asks
+        self._volunteering: dict[int, asyncio.Task[None]] = {}  # seat -> its unasked chance
+        self._thinking: dict[int, asyncio.Lock] = {}  # seat -> held while its bot thinks
         self._expiries: set[asyncio.Task[None]] = set()
         self._change = asyncio.Event()
         self._closed = False
@@ -136,6 +140,12 @@ class TurnKeeper:
                 self._driving[seat] = agent
                 self._bots[seat] = asyncio.create_task(
                     self._drive(seat, agent), name=f"bot seat {seat}"
+                )
+        free = self._table.volunteers()
+        for seat, agent in self._table.bots().items():
+            if seat in free and seat not in self._volunteering:
+                self._volunteering[seat] = asyncio.create_task(
+                    self._volunteer(seat, agent), name=f"bot seat {seat} (unasked)"
                 )
         # Wake bots that gave up on the previous state.
         self._change.set()
@@ -171,7 +181,7 @@ class TurnKeeper:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
-        for task in [*self._bots.values(), *self._expiries]:
+        for task in [*self._bots.values(), *self._volunteering.values(), *self._expiries]:
             task.cancel()
 
     # --- deadlines ----------------------------------------------------------
@@ -254,8 +264,7 @@ class TurnKeeper:
                 legal = wire_copy(match.legal_actions(seat))
             crashed = False
             try:
-                # A thread: a slow bot must never block the event loop.
-                action = await asyncio.to_thread(agent.act, view, legal)
+                action = await self._think(seat, agent, view, legal)
             except Exception:
                 log.exception("Bot at seat %d failed.", seat)
                 action, crashed = None, True
@@ -297,3 +306,54 @@ class TurnKeeper:
             if outcome != "accepted" and self._table.rev == rev:
                 # Nothing more to try on this state: wait for the next change.
                 await change.wait()
+
+    async def _think(self, seat: int, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
+        """``agent.act(view, legal)`` in a worker thread (a slow bot must never block the
+        event loop), one call at a time per seat: its driver and its unasked chance
+        never run the same bot concurrently."""
+        async with self._thinking.setdefault(seat, asyncio.Lock()):
+            return await asyncio.to_thread(agent.act, view, legal)
+
+    async def _volunteer(self, seat: int, agent: Agent) -> None:
+        """Give the bot on ``seat`` one chance to act unasked per change while the match
+        lists the seat in ``volunteers()`` (e.g. to offer the active player a deal)."""
+        me = asyncio.current_task()
+        asked_rev = -1
+        try:
+            while True:
+                await asyncio.sleep(self._bot_delay)
+                async with self._lock:
+                    if (
+                        self._closed
+                        or seat not in self._table.volunteers()
+                        or self._table.agent(seat) is not agent
+                        or self._table.rev == asked_rev
+                    ):
+                        return
+                    asked_rev = self._table.rev
+                    moves = self._table.moves_of(seat)
+                    match = self._table.match
+                    assert match is not None  # volunteers() is empty without one
+                    view = wire_copy(self._table.view(seat))
+                    legal = wire_copy(match.legal_actions(seat))
+                action = await self._think(seat, agent, view, legal)
+                if action is None:
+                    continue  # nothing to offer now: ask again only after a change
+
+                def fresh(action: Wire = action, moves: int = moves) -> Wire | None:
+                    # Still free to act, same bot, and its seat did not move meanwhile.
+                    if (
+                        seat not in self._table.volunteers()
+                        or self._table.agent(seat) is not agent
+                        or self._table.moves_of(seat) != moves
+                    ):
+                        return None
+                    return action
+
+                await self._submit(seat, fresh, "bot offer")
+        except Exception:
+            log.exception("The bot at seat %d failed on an unasked chance; it waits.", seat)
+        finally:
+            # No await after the last check under the lock (as in _drive).
+            if self._volunteering.get(seat) is me:
+                del self._volunteering[seat]

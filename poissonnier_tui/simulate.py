@@ -12,8 +12,11 @@ Driving the table follows ``waiting_on`` (``engine.waiting_on``):
 
 * fill step (RULES.md §3.2): every seat not yet ready acts once, in seat
   order, round after round;
-* serve step (§3.4, §4): first the seats that must answer a proposal, then
-  the active seat; the first to act wins the round.
+* serve step (§3.4, §4): first each seat the game does not wait on
+  (``engine.volunteers``) gets one chance per state to offer a deal unasked;
+  then the seats that must answer a proposal, then the active seat; the
+  first to act wins the round. Unasked chances keep nobody waiting, so they
+  are timed only when the seat acts.
 
 An action the engine refuses counts as an error (its message is recorded)
 and the seat is then given the table's default
@@ -39,7 +42,13 @@ from net.game import Agent
 from poissonnier_tui.bots import BOT_KINDS, make_bot
 from poissonnier_tui.game import cards
 from poissonnier_tui.game.actions import Action, to_wire
-from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game, waiting_on
+from poissonnier_tui.game.engine import (
+    apply_wire,
+    legal_actions,
+    new_game,
+    volunteers,
+    waiting_on,
+)
 from poissonnier_tui.game.errors import IllegalAction
 from poissonnier_tui.game.state import GameState, Phase
 from poissonnier_tui.game.view import view_for
@@ -160,36 +169,64 @@ def play_game(seed: int, agents: Sequence[Agent], *, max_actions: int = MAX_ACTI
         apply_wire(state, seat, wire)
         record.actions += 1
 
+    def ask(seat: int, *, waited: bool) -> dict[str, Any] | None:
+        """The seat's agent's choice; timed when the table waits on it (an unasked
+        offer, §4, keeps nobody waiting, so its mostly empty asks are not timed)."""
+        view = view_for(state, seat)
+        legal = _legal_wires(state, seat)
+        start = time.perf_counter()
+        cpu = time.thread_time()
+        wire = agents[seat].act(view, legal)
+        if waited or wire is not None:
+            record.seat_cpu[seat].append(time.thread_time() - cpu)
+            elapsed = time.perf_counter() - start
+            record.decision_seconds.append(elapsed)
+            record.seat_seconds[seat].append(elapsed)
+        return wire
+
+    def play(seat: int, wire: dict[str, Any]) -> bool:
+        """Apply ``wire`` for ``seat``; an illegal action is recorded. True if applied."""
+        try:
+            apply_wire(state, seat, wire)
+            record.actions += 1
+            return True
+        except IllegalAction as exc:
+            record.seat_errors[seat] += 1
+            record.errors.append(
+                f"seed {seed} turn {state.turn} seat {seat} "
+                f"({type(agents[seat]).__name__}): {exc.sentence} — action {wire!r}"
+            )
+            return False
+
+    offered_at: dict[int, int] = {}  # seat -> actions count when last given the chance to offer
     while not _over(state):
         if record.actions >= max_actions:
             record.errors.append(f"seed {seed}: stopped after {max_actions} actions (safety cap)")
             break
+        # Unasked offers first (§4): each seat the game does not wait on gets one
+        # chance per state, as a live table asks its idle bots after each change.
+        offered = False
+        for seat in sorted(volunteers(state)):
+            if offered_at.get(seat) == record.actions:
+                continue
+            offered_at[seat] = record.actions
+            wire = ask(seat, waited=False)
+            if wire is not None:
+                play(seat, wire)  # refused: recorded, and nobody waits on this seat
+                offered = True
+                break
+        if offered:
+            continue
         order = _ask_order(state)
         acted = False
         for seat in order:
             if _over(state) or seat not in waiting_on(state):
                 break
-            view = view_for(state, seat)
-            legal = _legal_wires(state, seat)
-            start = time.perf_counter()
-            cpu = time.thread_time()
-            wire = agents[seat].act(view, legal)
-            record.seat_cpu[seat].append(time.thread_time() - cpu)
-            elapsed = time.perf_counter() - start
-            record.decision_seconds.append(elapsed)
-            record.seat_seconds[seat].append(elapsed)
+            wire = ask(seat, waited=True)
             if wire is None:
                 continue
             acted = True
-            try:
-                apply_wire(state, seat, wire)
-                record.actions += 1
-            except IllegalAction as exc:
-                record.seat_errors[seat] += 1
-                record.errors.append(
-                    f"seed {seed} turn {state.turn} seat {seat} "
-                    f"({type(agents[seat]).__name__}): {exc.sentence} — action {wire!r}"
-                )
+            if not play(seat, wire):
                 default(seat, "after an illegal action")
             if state.phase is not Phase.FILL:
                 break  # serve step: re-ask answerers first

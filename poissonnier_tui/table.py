@@ -15,7 +15,13 @@ from net.game import ActionRejected, Wire
 from poissonnier_tui import __version__
 from poissonnier_tui.game import cards
 from poissonnier_tui.game.actions import to_wire
-from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game, waiting_on
+from poissonnier_tui.game.engine import (
+    apply_wire,
+    legal_actions,
+    new_game,
+    volunteers,
+    waiting_on,
+)
 from poissonnier_tui.game.errors import IllegalAction
 from poissonnier_tui.game.state import GameState, Phase
 from poissonnier_tui.game.view import view_for
@@ -52,6 +58,10 @@ class PoissonnierMatch:
     def waiting_on(self) -> frozenset[int]:
         """Seats the game waits for (``engine.waiting_on``)."""
         return waiting_on(self.state)
+
+    def volunteers(self) -> frozenset[int]:
+        """Seats that may offer the active player a deal unasked (``engine.volunteers``, §4)."""
+        return volunteers(self.state)
 
     def timeout_action(self, seat: int) -> Wire | None:
         """What a table does for a seat that ran out of time or is away.

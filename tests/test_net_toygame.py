@@ -78,6 +78,9 @@ class CountMatch:
             return frozenset()
         return frozenset(range(self.seats)) if self.free else frozenset({self.turn})
 
+    def volunteers(self) -> frozenset[int]:
+        return frozenset()  # nobody moves out of turn in "count to N"
+
     def timeout_action(self, seat: int) -> Wire | None:
         return {"add": 1} if self.winner is None and seat == self.turn else None
 

@@ -14,7 +14,9 @@ sends is legal: a slip only picks a worse legal option.
   ends its turn although it could still serve.
 * **Deals (§4, R8).** It asks for missing fish like the greedy bot. As buyer
   it accepts any price below the client's coins; as seller it asks the fish's
-  worth plus one coin, accepts from there, counters once.
+  worth plus one coin, accepts from there, counters once. On another seat's
+  turn it offers once a turn, unasked, the fish from its crates that visibly
+  complete one of that seat's clients, at that same cheap ask.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from poissonnier_tui.bots.planning import (
     Layout,
     Stock,
     choose_layout,
+    find_purchase,
     fish_worth,
     queue_after_call,
     rollout,
@@ -58,6 +61,7 @@ class EasyBot(GreedyBot):
         self._layout_turn = -1
         self._layout: Layout | None = None
         self._ended_early = -1
+        self._offered_turn = -1
 
     # ------------------------------------------------------------------ fill step
 
@@ -148,6 +152,29 @@ class EasyBot(GreedyBot):
         if offer.coins < gain:
             return {"type": "accept", "proposal": offer.id}
         return decline
+
+    def _offer_unasked(self, seen: Seen) -> Wire | None:
+        """Once a turn, offer the active seat the fish from this seat's crates that
+        visibly complete one of its clients, at :meth:`seller_ask` (§4); else ``None``."""
+        if self._offered_turn == seen.turn or seen.is_active or seen.phase != "serve":
+            return None
+        if any(seen.seat in (p.seller, p.proposer) for p in seen.proposals):
+            return None
+        buyer_coins = seen.coins[seen.active]
+        mine = {seen.seat: seen.stalls[seen.seat]}
+        deal = find_purchase(seen.queue, seen.public_stock(seen.active), mine, buyer_coins)
+        if deal is None:
+            return None
+        ask = math.ceil(fish_worth(dict(deal.codes))) + 1
+        if ask > buyer_coins:
+            return None
+        self._offered_turn = seen.turn
+        return {
+            "type": "propose",
+            "seller": seen.seat,
+            "fish": [list(p) for p in deal.fish],
+            "coins": ask,
+        }
 
     def seller_ask(self, seen: Seen, offer: Offer) -> int:
         """The fish's worth plus one coin (§4)."""

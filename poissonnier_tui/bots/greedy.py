@@ -210,7 +210,7 @@ class GreedyBot:
                     return self._answer_as_buyer(seen, offer)
                 return self._answer_as_seller(seen, offer)
         if not seen.is_active:
-            return None
+            return self._offer_unasked(seen)
         own = [p for p in seen.proposals if p.proposer == seen.seat]
         if own:
             p = own[0]
@@ -226,6 +226,10 @@ class GreedyBot:
             if deal is not None:
                 return deal
         return {"type": "end_turn"}
+
+    def _offer_unasked(self, seen: Seen) -> Wire | None:
+        """An offer to the active seat nobody asked for (§4); the greedy bot makes none."""
+        return None
 
     def _best_serve(self, seen: Seen, serves: list[Wire]) -> Wire:
         """The legal serve maximising client value plus the greedy rest (§3.4, §6).

@@ -25,12 +25,19 @@ greedy bot and 94 % against the easy one.
   reveals an inspector (drawn from the unseen clients) times the fine and the
   lost serve stays below the gain.
 * **Deals (§4, R8): haggling.** As buyer it opens at the fish's worth and
-  answers a seller's price above its limit (the coins the fish let it earn,
-  less one) with a counter half-way, at most :data:`MAX_HAGGLE` times. As
-  seller it asks the fish's worth plus a share of the buyer's visible gain
+  answers a seller's price above its limit (:func:`deal_limit`: what the fish
+  let it earn this turn, in coins or in points, less one) with a counter
+  half-way, at most :data:`MAX_HAGGLE` times. As seller it asks the fish's
+  worth plus a share of the buyer's visible gain
   (:data:`~poissonnier_tui.bots.greedy.RIVAL_SHARE`), and concedes half-way
   towards its floor (the fish's worth, one coin, and half that share) on each
   counter: at two players, where the buyer is the only rival, it sells dear.
+* **Unasked offers (§4: anyone may propose).** On another seat's turn it
+  offers the active player the 1–2 fish from its crates that visibly complete
+  a client within their reach, at its ask, when that ask is within what the
+  buyer can be seen to gain (:func:`deal_limit` on the buyer's public stock);
+  at most :data:`MAX_UNASKED` such offers a turn. At two players the ask (the
+  buyer's whole gain) never is, so it offers only at three or more.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
@@ -80,6 +88,38 @@ INSPECTOR_FINE: Final = 1
 """Coins an inspector takes from a seat with rotten fish in its crates (R10)."""
 MAX_HAGGLE: Final = 2
 """Counter-proposals a bot makes on one deal, as buyer or as seller (§4)."""
+MAX_UNASKED: Final = 1
+"""Offers a bot makes unasked on another seat's turn, per turn (§4)."""
+
+
+def deal_limit(
+    queue: Sequence[str],
+    stock: Stock,
+    codes: Mapping[str, int],
+    value_of: Callable[[str], float],
+    *,
+    glacons: int = 0,
+    arrivages: int = 0,
+) -> int:
+    """Most coins worth paying for fish ``codes`` (RULES.md §4): what they let the buyer
+    earn this turn, less one — counted in coins, or in points when the clients they
+    complete are worth more in stamps and cards than in coins (a 1-coin client with
+    stamps is still worth buying for). Negative when the fish are worth nothing.
+
+    Args:
+        queue: the queue, front first.
+        stock: what the buyer serves with now (its own, or as others see it).
+        codes: the fish bought, ``{freshness code: count}``.
+        value_of: points of a client (:func:`points_of`).
+        glacons / arrivages: special cards the buyer gets in the deal.
+
+    Returns:
+        Coins; not capped by the coins the buyer holds.
+    """
+    after = Stock(stock.fish, stock.glacons + glacons, stock.arrivages + arrivages).plus(codes)
+    with_fish = rollout(queue, after, value_of=value_of)
+    without = rollout(queue, stock, value_of=value_of)
+    return math.floor(max(with_fish.coins - without.coins, with_fish.value - without.value) - 1)
 
 
 @lru_cache(maxsize=64)
@@ -252,6 +292,8 @@ class MediumBot(GreedyBot):
         self._bids: dict[tuple[Any, ...], int] = {}
         self._asks: dict[tuple[Any, ...], int] = {}
         self._rounds: Counter[tuple[Any, ...]] = Counter()
+        self.max_unasked = MAX_UNASKED
+        self._unasked = 0
 
     def value_of(self, seen: Seen) -> Callable[[str], float]:
         """Points of a client at this table size (:data:`WEIGHTS`, RULES.md §8)."""
@@ -262,6 +304,7 @@ class MediumBot(GreedyBot):
         self._bids.clear()
         self._asks.clear()
         self._rounds.clear()
+        self._unasked = 0
 
     # ------------------------------------------------------------------ fill step
 
@@ -367,6 +410,12 @@ class MediumBot(GreedyBot):
         if deal is None:
             return None
         self._tried.add((deal.seller, deal.client, deal.codes))
+        limit = min(
+            seen.my_coins,
+            deal_limit(seen.queue, seen.serve_stock(), dict(deal.codes), self.value_of(seen)),
+        )
+        if deal.offer == 0 and limit >= 1:  # a cheap client's stamps are worth a coin
+            deal = replace(deal, offer=1, limit=limit)
         self._proposals += 1
         self._bids[(deal.seller, deal.fish, 0, 0)] = deal.offer
         return purchase_wire(deal)
@@ -374,24 +423,25 @@ class MediumBot(GreedyBot):
     # ------------------------------------------------------------------ deals
 
     def buyer_limit(self, seen: Seen, offer: Offer) -> int:
-        """Most coins worth paying for ``offer`` (§4): the coins its fish and specials let
-        this seat earn this turn, less one, less the worth of specials it gives; at most
-        the coins held. Negative when the deal is worth nothing."""
+        """Most coins worth paying for ``offer`` (§4): :func:`deal_limit` of its fish and
+        specials for this seat, less the worth of specials it gives; at most the coins
+        held. Negative when the deal is worth nothing."""
         glacons, arrivages = seen.specials()
         if offer.buyer_glacons > glacons or offer.buyer_arrivages > arrivages:
             return -1
-        stock = seen.serve_stock()
-        after = Stock(
-            stock.fish,
-            glacons + offer.seller_glacons - offer.buyer_glacons,
-            arrivages + offer.seller_arrivages - offer.buyer_arrivages,
-        ).plus(offer.codes())
-        gain = rollout(seen.queue, after).coins - rollout(seen.queue, stock).coins
+        limit = deal_limit(
+            seen.queue,
+            seen.serve_stock(),
+            offer.codes(),
+            self.value_of(seen),
+            glacons=offer.seller_glacons - offer.buyer_glacons,
+            arrivages=offer.seller_arrivages - offer.buyer_arrivages,
+        )
         given = (
             offer.buyer_glacons * SPECIAL_WORTH[cards.GLACON]
             + offer.buyer_arrivages * SPECIAL_WORTH[cards.ARRIVAGE]
         )
-        return min(seen.my_coins, math.floor(gain - 1 - given))
+        return min(seen.my_coins, math.floor(limit - given))
 
     def _answer_as_buyer(self, seen: Seen, offer: Offer) -> Wire:
         """Accept a price within the limit; else counter half-way, at most :data:`MAX_HAGGLE`
@@ -466,6 +516,37 @@ class MediumBot(GreedyBot):
         if last is not None and offer.coins >= floor:
             return {"type": "accept", "proposal": offer.id}
         return decline
+
+    def _offer_unasked(self, seen: Seen) -> Wire | None:
+        """On another seat's turn, offer it fish from this seat's crates that visibly
+        complete one of its clients, at this seat's ask (RULES.md §4: anyone may
+        propose); ``None`` when no such offer is worth making or one is already open."""
+        if self._unasked >= self.max_unasked or seen.is_active or seen.phase != "serve":
+            return None
+        if any(seen.seat in (p.seller, p.proposer) for p in seen.proposals):
+            return None  # one deal at a time with the active player
+        value = self.value_of(seen)
+        buyer_stock = seen.public_stock(seen.active)
+        buyer_coins = seen.coins[seen.active]
+        mine = {seen.seat: seen.stalls[seen.seat]}
+        deal = find_purchase(seen.queue, buyer_stock, mine, buyer_coins, value_of=value)
+        if deal is None:
+            return None
+        crates = seen.stalls[seen.seat]
+        offer = Offer(
+            id=-1, proposer=seen.seat, seller=seen.seat,
+            fish=tuple((k, n, crates[k][0]) for k, n in deal.fish),
+            seller_glacons=0, seller_arrivages=0, coins=0, buyer_glacons=0, buyer_arrivages=0,
+        )  # fmt: skip
+        ask = max(self.seller_floor(seen, offer), self.seller_ask(seen, offer))
+        visible = deal_limit(seen.queue, buyer_stock, offer.codes(), value)
+        if ask > min(buyer_coins, visible):
+            return None  # more than the buyer can be seen to gain: it would decline
+        self._unasked += 1
+        key = _deal_key(offer)
+        self._asks[key] = ask
+        self._rounds[key] += 1
+        return {"type": "propose", "seller": seen.seat, "fish": offer.pairs(), "coins": ask}
 
 
 def _cards_worth(offer: Offer) -> float:

@@ -10,7 +10,14 @@ Importable alone::
 """
 
 from poissonnier_tui.game.actions import Action, parse_action, to_wire
-from poissonnier_tui.game.engine import apply, apply_wire, legal_actions, new_game, waiting_on
+from poissonnier_tui.game.engine import (
+    apply,
+    apply_wire,
+    legal_actions,
+    new_game,
+    volunteers,
+    waiting_on,
+)
 from poissonnier_tui.game.errors import IllegalAction
 from poissonnier_tui.game.state import GameState, Phase
 from poissonnier_tui.game.view import view_for
@@ -27,5 +34,6 @@ __all__ = [
     "parse_action",
     "to_wire",
     "view_for",
+    "volunteers",
     "waiting_on",
 ]

@@ -66,6 +66,7 @@ __all__ = [
     "apply_wire",
     "legal_actions",
     "new_game",
+    "volunteers",
     "waiting_on",
 ]
 
@@ -279,6 +280,21 @@ def waiting_on(state: GameState) -> frozenset[int]:
         answering = {_other_party(p, state.active) for p in state.proposals}
         return frozenset({state.active} | answering)
     return frozenset()
+
+
+def volunteers(state: GameState) -> frozenset[int]:
+    """Seats the game does not wait for that may still act now, unasked.
+
+    Serve (RULES.md §4, "anyone may propose"): every seat but the active one
+    that is not answering a proposal may offer the active player fish from its
+    crates. A table gives these seats a chance to act after each change but
+    never waits on them, so they have no deadline. Fill step and game over:
+    nobody (every seat still filling is waited on; a ready seat could only
+    unready or buy a crate, §7, which a table need not prompt).
+    """
+    if state.phase is not Phase.SERVE:
+        return frozenset()
+    return frozenset(range(state.players)) - waiting_on(state)
 
 
 def _other_party(p: Proposal, active: int) -> int:
@@ -689,7 +705,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     Exhaustive for every action kind except two families with too many
     members, which are sampled: ``place`` is listed one card per
     (freshness, crate) pair, and ``propose`` one crate's fish of one freshness
-    (1..all of them) at each price 0..min(coins, 6), with no special cards.
+    (1..all of them) at each price 0..min(the buyer's coins, 6), with no
+    special cards: the active seat asking any other seat's crates, and in the
+    serve step every other seat offering its own crates unasked (§4).
     Every listed action is accepted by :func:`apply`.
 
     Returns:
@@ -731,6 +749,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if seat == p.proposer:
             out.append(Withdraw(p.id))
     if seat != active:
+        # Unasked offers to the active player (§4): sampled like the buyer's family.
+        buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
+        for k, crate in enumerate(s.crates):
+            for n in range(1, len(crate.fish) + 1):
+                for price in range(buyer_cap + 1):
+                    out.append(Propose(seat, ((k, n),), coins=price))
         return out
     out.append(EndTurn())
     out.extend(_serve_actions(state, seat))
