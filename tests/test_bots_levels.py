@@ -292,3 +292,67 @@ def test_easy_buyer_accepts_below_the_clients_coins() -> None:
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[5, 3, 3])
     apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=4)))
     assert decide(EasyBot(0), state, 0) == {"type": "accept", "proposal": 1}
+
+
+def _cheap_client_table(players: int) -> GameState:
+    """Seat 0 active with an F; seat 1 has an M in its crate; within reach: C33 (MMDD),
+    C05 (one M: 1 coin, 2 stamps) and C16 (MM). Only C05 can be completed, by seat 1's M."""
+    crates: list[list[list[str]]] = [[["F01"]], [["M01"]]] + [[[]] for _ in range(players - 2)]
+    return _serve_table(players, crates, ["C05", "C16", "C18"], coins=[9] + [3] * (players - 1))
+
+
+def test_medium_pays_for_a_cheap_clients_stamps() -> None:
+    """§4, §8: a 1-coin client with 2 stamps is worth buying a fish for. Medium opens at a
+    coin (not 0, which a 1-coin client's coins alone would allow) and accepts a seller's
+    price up to its points' worth less one: 0.5 + 1 + 2 × 1.5 − 1 → 3 coins."""
+    state = _cheap_client_table(3)
+    buyer = MediumBot(0)
+    ask = decide(buyer, state, 0)
+    assert ask == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 1}
+    apply_wire(state, 0, ask)
+    apply_wire(state, 0, {"type": "withdraw", "proposal": state.proposals[0].id})
+    apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=3)))
+    assert decide(buyer, state, 0) == {"type": "accept", "proposal": state.proposals[0].id}
+    apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
+    apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=4)))
+    answer = decide(buyer, state, 0)
+    assert answer is not None and answer["type"] != "accept"  # 4 is above its limit
+
+
+def test_medium_offers_unasked_what_the_active_player_lacks() -> None:
+    """§4 "anyone may propose": on seat 0's turn, seat 1 sees that its M completes C05
+    for seat 0 and offers it unasked at its ask: the M's worth (1) plus a third of the
+    buyer's visible gain (4.5 points at 4 players) → 3 coins, within that gain less one.
+    The buyer accepts; the deal settles. One unasked offer a turn."""
+    state = _cheap_client_table(4)
+    seller, buyer = MediumBot(1), MediumBot(0)
+    assert decide(MediumBot(2), state, 2) is None  # nothing in its crates to offer
+    offer = decide(seller, state, 1)
+    assert offer == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 3}
+    apply_wire(state, 1, offer)
+    assert decide(buyer, state, 0) == {"type": "accept", "proposal": state.proposals[0].id}
+    apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
+    assert decide(seller, state, 1) is None  # declined: it does not offer again this turn
+    fresh = _cheap_client_table(4)
+    apply_wire(fresh, 1, decide(MediumBot(1), fresh, 1) or {})
+    apply_wire(fresh, 0, decide(MediumBot(0), fresh, 0) or {})
+    assert [s.coins for s in fresh.seats] == [6, 6, 3, 3] and fresh.bought == ["M01"]
+
+
+def test_medium_offers_nothing_unasked_to_its_only_rival() -> None:
+    """At two players the ask is the buyer's whole gain (RIVAL_SHARE 1), always above what
+    the buyer would pay: medium keeps quiet (it still answers when asked)."""
+    state = _cheap_client_table(2)
+    assert decide(MediumBot(1), state, 1) is None
+
+
+def test_easy_offers_unasked_at_worth_plus_one() -> None:
+    """The easy bot's naive unasked offer: the fish the buyer lacks at their worth plus one
+    coin, whoever the buyer is (§4), once a turn."""
+    state = _cheap_client_table(2)
+    seller = EasyBot(1)
+    offer = decide(seller, state, 1)
+    assert offer == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 2}
+    apply_wire(state, 1, offer)
+    apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
+    assert decide(seller, state, 1) is None

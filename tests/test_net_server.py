@@ -12,7 +12,15 @@ from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 import pytest
-from test_net_toygame import BadBot, CountGame, CountMatch, FirstBot, RandomBot, SlowBot
+from test_net_toygame import (
+    BadBot,
+    CheerBot,
+    CountGame,
+    CountMatch,
+    FirstBot,
+    RandomBot,
+    SlowBot,
+)
 
 from net.client import JoinError, TableClient
 from net.frames import (
@@ -686,6 +694,50 @@ async def test_bot_answer_survives_other_seats_moves() -> None:
         view = await a_w.view(2)  # the bot's answer, decided before rev 1, still counts
         assert applied[:2] == [(0, {"add": 1}), (1, {"add": 2})]
         assert view.view["total"] == 3
+        await a.close()
+
+
+async def test_a_bot_free_to_act_out_of_turn_is_asked_once_per_change() -> None:
+    """``Match.volunteers()``: a bot nobody waits on is given one chance per change
+    (RULES.md §4's unasked offers use this); it passes without being retried."""
+    applied: list[tuple[int, Wire]] = []
+
+    async def log(seat: int, action: Wire) -> None:
+        applied.append((seat, action))
+
+    cheer = CheerBot()
+    async with serving(bots={1: cheer}, on_action=log, options={"cheers": True}) as server:
+        a, a_w = await join(server, "A")
+        await server.start()
+        first = await a_w.view(1)  # before A moves: the bot acted unasked
+        assert first.view["cheers"] == [[1, 0]] and applied == [(1, {"cheer": 1})]
+        await asyncio.sleep(0.2)
+        assert server.rev == 1  # asked again after its own cheer, it passed: once
+        assert cheer.asked_out_of_turn == [0, 0]
+        await a.send_action({"add": 1})  # the bot's turn, then A's again: it cheers anew
+        view = await a_w.until(lambda m: isinstance(m, View) and len(m.view["cheers"]) == 2)
+        assert view.view["cheers"] == [[1, 0], [1, 2]] and view.view["total"] == 2
+        assert [seat for seat, action in applied if "add" in action] == [0, 1]
+        await a.close()
+
+
+async def test_a_wrong_move_out_of_turn_is_refused_and_not_replaced_by_a_default() -> None:
+    applied: list[tuple[int, Wire]] = []
+
+    async def log(seat: int, action: Wire) -> None:
+        applied.append((seat, action))
+
+    wrong = CheerBot(wrong=True)
+    async with serving(bots={1: wrong}, on_action=log, options={"cheers": True}) as server:
+        a, a_w = await join(server, "A")
+        await server.start()
+        await a_w.view(0)
+        await asyncio.sleep(0.2)
+        assert wrong.asked_out_of_turn == [0]  # refused, not retried on the same state
+        assert server.rev == 0 and applied == []  # nothing played for it
+        await a.send_action({"add": 2})
+        await a_w.view(2)  # its own turn: the bot plays (first legal: add 1)
+        assert applied == [(0, {"add": 2}), (1, {"add": 1})]
         await a.close()
 
 

@@ -23,7 +23,10 @@ class CountMatch:
     """One game of "count to N".
 
     Options: ``target`` (int); ``pad`` (bytes of padding in every view);
-    ``free`` (bool: anyone may add at any time, so every seat is waited on).
+    ``free`` (bool: anyone may add at any time, so every seat is waited on);
+    ``cheers`` (bool: a seat whose turn it is not may ``{"cheer": 1}`` the
+    one whose turn it is — a move out of turn nobody waits for, listed by
+    ``volunteers()``).
     """
 
     def __init__(self, seed: int, seats: int, options: Mapping[str, Any]) -> None:
@@ -32,6 +35,8 @@ class CountMatch:
         self.target: int = options.get("target", 10)
         self.pad: str = "p" * options.get("pad", 0)
         self.free: bool = options.get("free", False)
+        self.cheering: bool = options.get("cheers", False)
+        self.cheers: list[list[int]] = []  # [seat, total then] per cheer
         # Distinctive, so a leak shows up as a plain byte search.
         self.secrets = [f"SECRET{seat}x{rng.randrange(10**9):09d}" for seat in range(seats)]
         self.total = 0
@@ -42,6 +47,9 @@ class CountMatch:
     def apply(self, seat: int, action: Mapping[str, Any]) -> None:
         if self.winner is not None:
             raise ActionRejected("over", "The count is over.")
+        if self.cheering and seat != self.turn and action == {"cheer": 1}:
+            self.cheers.append([seat, self.total])
+            return
         if seat != self.turn and not self.free:
             raise ActionRejected("not_your_turn", f"It is seat {self.turn}'s turn, not {seat}'s.")
         add = action.get("add")
@@ -63,13 +71,19 @@ class CountMatch:
         }
         if self.pad:
             view["pad"] = self.pad
+        if self.cheering:
+            view["cheers"] = [list(c) for c in self.cheers]
         if seat is not None:
             view["seat"] = seat
             view["secret"] = self.secrets[seat]
         return view
 
     def legal_actions(self, seat: int) -> list[Wire]:
-        if self.winner is not None or (seat != self.turn and not self.free):
+        if self.winner is not None:
+            return []
+        if seat != self.turn and self.cheering:
+            return [{"cheer": 1}]
+        if seat != self.turn and not self.free:
             return []
         return [{"add": 1}, {"add": 2}]
 
@@ -79,7 +93,9 @@ class CountMatch:
         return frozenset(range(self.seats)) if self.free else frozenset({self.turn})
 
     def volunteers(self) -> frozenset[int]:
-        return frozenset()  # nobody moves out of turn in "count to N"
+        if self.winner is not None or not self.cheering:
+            return frozenset()
+        return frozenset(range(self.seats)) - self.waiting_on()
 
     def timeout_action(self, seat: int) -> Wire | None:
         return {"add": 1} if self.winner is None and seat == self.turn else None
@@ -148,6 +164,24 @@ class BadBot:
         if self.explode:
             raise RuntimeError("bot bug")
         return {"add": 5}
+
+
+class CheerBot:
+    """Plays the first legal action on its turn; out of turn, cheers once per total
+    (with ``wrong``: answers something illegal instead)."""
+
+    def __init__(self, wrong: bool = False) -> None:
+        self.wrong = wrong
+        self.asked_out_of_turn: list[int] = []  # the total each time it was asked
+
+    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
+        if legal != [{"cheer": 1}]:
+            return legal[0] if legal else None
+        self.asked_out_of_turn.append(view["total"])
+        if self.wrong:
+            return {"add": 2}
+        cheered = any(s == view["seat"] and t == view["total"] for s, t in view["cheers"])
+        return None if cheered else {"cheer": 1}
 
 
 class SlowBot:

@@ -13,7 +13,7 @@ from poissonnier_tui.game.actions import (
     Serve,
     Withdraw,
 )
-from poissonnier_tui.game.engine import waiting_on
+from poissonnier_tui.game.engine import legal_actions, volunteers, waiting_on
 from poissonnier_tui.game.state import GameState, Phase
 from poissonnier_tui.game.view import view_for
 
@@ -78,6 +78,27 @@ def test_seller_proposes_buyer_accepts() -> None:
     assert [s.coins for s in state.seats] == [2, 3, 4]
     assert state.bought == ["M02"]
     assert state.seats[2].crates[0].fish == ["M01"]
+
+
+def test_the_others_may_offer_unasked_and_nobody_waits_on_them() -> None:
+    """§4 "anyone may propose": in the serve step every other seat not answering a
+    proposal may offer the active player fish unasked (``volunteers``); the game
+    waits only on the active seat and on those who must answer. Their legal list
+    holds offers of their own crates, each accepted by the engine."""
+    state = _market()
+    assert waiting_on(state) == frozenset({0}) and volunteers(state) == frozenset({1, 2})
+    offers = [a for a in legal_actions(state, 2) if isinstance(a, Propose)]
+    # Seat 2's one crate of 2 M, 1..2 fish, at 0..3 coins (the buyer holds 3).
+    assert sorted((a.fish, a.coins) for a in offers) == [
+        (((0, n),), c) for n in (1, 2) for c in range(4)
+    ]
+    assert all(a.seller == 2 for a in offers)
+    act(state, 2, offers[-1])  # an unasked offer: the active player must now answer it
+    assert waiting_on(state) == frozenset({0}) and volunteers(state) == frozenset({1, 2})
+    act(state, 0, Propose(1, ((1, 1),), coins=1))  # the buyer asks seat 1: it must answer
+    assert waiting_on(state) == frozenset({0, 1}) and volunteers(state) == frozenset({2})
+    fill = stacked_game(3)
+    assert volunteers(fill) == frozenset()  # the fill step waits on everyone (§3.2)
 
 
 def test_gift_at_zero_coins() -> None:
