@@ -6,8 +6,8 @@ sending moves through the server like a person's keys), so the game moves
 on by itself. Every time the offers pane is rebuilt we keep each open
 proposal together with the line the pane shows for it, then check that the
 pane showed a bot asking *you* for fish (RULES.md §4: the active player
-buys), a bot offering *you* fish when you are the buyer, and a bot's
-counter-offer (R8), labelled as such.
+buys), a bot offering *you* fish unasked when you are the buyer ("anyone may
+propose"), and a bot's counter-offer (R8), labelled as such.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ async def test_the_offers_pane_shows_bots_asking_offering_and_haggling(
         p, active, me, _ = s
         return p["proposer"] == active != me and p["seller"] == me
 
-    def offered(s: Shown) -> bool:  # a bot, the seller, names you (the buyer) its price
+    def offered(s: Shown) -> bool:  # a bot, the seller, offers you (the buyer) fish unasked
         p, active, me, _ = s
-        return p["proposer"] == p["seller"] != me and active == me
+        return p["proposer"] == p["seller"] != me and active == me and p["counters"] is None
 
     def haggled(s: Shown) -> bool:  # a bot answers your offer with a counter-offer
         p, active, me, _ = s
