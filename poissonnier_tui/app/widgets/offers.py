@@ -37,8 +37,8 @@ class OffersList(OptionList):
         if not options:
             options.append(
                 Option(
-                    "[dim]No open offers. The active player deals while serving: "
-                    "press [b]d[/b] to propose one.[/]",
+                    "[dim]No open offers. The active player deals while serving, and "
+                    "anyone may offer them fish: press [b]d[/b] to propose a deal.[/]",
                     id="none",
                     disabled=True,
                 )
