@@ -17,6 +17,7 @@ from stacking import fill_and_ready, stacked_game
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Label
 
 from poissonnier_tui.app import PoissonnierApp, SoloSession
 from poissonnier_tui.app.messages import (
@@ -305,6 +306,36 @@ async def test_unservable_client_suggests_a_deal() -> None:
         (proposal,) = app.state.proposals
         assert proposal.seller == 1 and proposal.fish == [(0, 1, "T")]
         assert table(app).query_one(OffersList).option_count == 1
+
+
+async def test_page_keys_pick_the_seller_in_the_deal_dialog() -> None:
+    """§4: asking, PgDn/PgUp change the seller without leaving the focused number, whose
+    rows then show the new seller's crates; ↑ sets a count; Enter proposes."""
+    state = stacked_game(
+        3, hands=[["F01", "F02"], ["T01"], ["M01"]], queue=["C03", "C16", "C01", "C02"],
+        clients_top=["C04"],
+    )  # fmt: skip
+    fill_and_ready(state, {0: [(("F01", "F02"), 0)], 1: [(("T01",), 0)], 2: [(("M01",), 0)]})
+    assert state.phase is Phase.SERVE and state.active == 0
+    app = OfflineApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DealDialog) and dialog.draft.seller == 1
+        assert "pagedown" in dialog.active_bindings
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert dialog.draft.seller == 2
+        assert "crate 1" in str(dialog.query_one("#crate-label-0", Label).render())
+        await pilot.press("pageup", "pageup")  # back round: 2 → 1 → 2
+        await settle(pilot)
+        assert dialog.draft.seller == 2
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        (proposal,) = app.state.proposals
+        assert proposal.seller == 2 and proposal.fish == [(0, 1, "M")]
 
 
 async def test_click_on_a_client_opens_the_serve_dialog() -> None:

@@ -9,7 +9,8 @@ buyer gives coins and/or special cards. Three ways in:
 * ``counter``: the side a proposal was made to edits its terms (the counter
   replaces it).
 
-Every number is an integer input; ↑/↓ change the focused one. The summary
+Every number is an integer input; ↑/↓ change the focused one, and when
+asking, PgUp/PgDn pick the previous or next seller from any field. The summary
 line reads the terms back as the offers pane will show them, and the
 Propose button stays disabled while the terms cannot work (more fish than a
 crate holds, more coins than the buyer has, specials you do not hold).
@@ -50,6 +51,8 @@ class DealDialog(ModalScreen[DealDraft | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("up", "bump(1)", "+1", show=True),
         Binding("down", "bump(-1)", "−1", show=True),
+        Binding("pagedown", "seller(1)", "Next seller"),
+        Binding("pageup", "seller(-1)", "Previous seller"),
         Binding("ctrl+s", "propose", "Propose", priority=True),
     ]
 
@@ -263,6 +266,18 @@ class DealDialog(ModalScreen[DealDraft | None]):
             except ValueError:
                 current = 0
             field.value = str(max(0, current + delta))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The seller keys only when asking (an offer or counter has its seller fixed)."""
+        return self.mode == "ask" if action == "seller" else True
+
+    def action_seller(self, step: int) -> None:
+        """PgDn/PgUp: the next or previous seller, without leaving the focused number."""
+        others = list(self.snapshot.others())
+        if self.mode != "ask" or not others:
+            return
+        here = others.index(self.draft.seller) if self.draft.seller in others else -1
+        self.query_one("#seller", Select).value = others[(here + step) % len(others)]
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#propose")
