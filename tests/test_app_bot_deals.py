@@ -31,8 +31,8 @@ async def test_the_offers_pane_shows_bots_asking_offering_and_haggling(
     shown: list[Shown] = []
     rebuild = OffersList.watch_snapshot
 
-    def spy(self: OffersList, snap: TableSnapshot | None) -> None:
-        rebuild(self, snap)
+    def spy(self: OffersList, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
+        rebuild(self, old, snap)
         if snap is None or snap.me is None:
             return
         for proposal in snap.proposals:

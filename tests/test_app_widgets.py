@@ -308,16 +308,24 @@ async def test_unservable_client_suggests_a_deal() -> None:
         assert table(app).query_one(OffersList).option_count == 1
 
 
-async def test_page_keys_pick_the_seller_in_the_deal_dialog() -> None:
-    """§4: asking, PgDn/PgUp change the seller without leaving the focused number, whose
-    rows then show the new seller's crates; ↑ sets a count; Enter proposes."""
+def market3_state() -> GameState:
+    """3 players, seat 0 serving with F F; seat 1's crate holds a T, seat 2's an M.
+
+    The queue is C03 (F), C16 (M M), C01 (T), ...
+    """
     state = stacked_game(
         3, hands=[["F01", "F02"], ["T01"], ["M01"]], queue=["C03", "C16", "C01", "C02"],
         clients_top=["C04"],
     )  # fmt: skip
     fill_and_ready(state, {0: [(("F01", "F02"), 0)], 1: [(("T01",), 0)], 2: [(("M01",), 0)]})
     assert state.phase is Phase.SERVE and state.active == 0
-    app = OfflineApp(state)
+    return state
+
+
+async def test_page_keys_pick_the_seller_in_the_deal_dialog() -> None:
+    """§4: asking, PgDn/PgUp change the seller without leaving the focused number, whose
+    rows then show the new seller's crates; ↑ sets a count; Enter proposes."""
+    app = OfflineApp(market3_state())
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         await pilot.press("d")
@@ -360,6 +368,50 @@ async def test_end_turn() -> None:
 
 
 # --- deals (RULES.md §4) -------------------------------------------------------------------
+
+
+async def test_several_offers_for_you_the_newest_is_highlighted_and_named() -> None:
+    """Two unasked offers arrive (§4): the newest is highlighted and named by the status
+    line, which counts the other; picking the older one in the list makes the status
+    line and ``a`` follow it."""
+    app = OfflineApp(market3_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=2)))  # #1: a T
+        await settle(pilot)
+        app.other(2, to_wire(Propose(seller=2, fish=((0, 1),), coins=1)))  # #2: an M
+        await settle(pilot)
+        screen = table(app)
+        offers = screen.query_one(OffersList)
+        assert offers.highlighted_option is not None and offers.highlighted_option.id == "2"
+        status = plain(screen.query_one(StatusLine))
+        assert "Offer #2 awaits your answer" in status and "1 more for you" in status
+        await pilot.press("tab")
+        await settle(pilot)
+        assert offers.has_focus
+        await pilot.press("up")
+        await settle(pilot)
+        assert offers.highlighted_option is not None and offers.highlighted_option.id == "1"
+        assert "Offer #1 awaits your answer" in plain(screen.query_one(StatusLine))
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.state.bought == ["T01"] and app.state.seats[0].coins == 3 - 2
+
+
+async def test_a_new_fill_step_gives_the_keys_back_to_the_hand() -> None:
+    """Left on the offers list during a serve, the focus returns to the hand when the next
+    fill step begins, so ↑↓ and the crate numbers pick fish again (§3.2)."""
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        screen = table(app)
+        assert screen.query_one(OffersList).has_focus
+        await pilot.press("e")  # end the turn: the next turn opens with its fill step
+        await settle(pilot)
+        assert app.state.phase is Phase.FILL and app.state.active == 1
+        assert screen.query_one(HandView).has_focus
 
 
 async def test_accept_an_offer_made_to_you() -> None:

@@ -214,12 +214,16 @@ def names_list(snap: TableSnapshot, seats: list[int]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def status_text(snap: TableSnapshot | None, prompt: str | None = None) -> str:
+def status_text(
+    snap: TableSnapshot | None, prompt: str | None = None, offer: int | None = None
+) -> str:
     """What the game waits for now, and from whom. Always a full sentence.
 
     Args:
         snap: the table, or ``None`` before the first view.
         prompt: a pending two-key command (e.g. "Take back which crate?"), shown first.
+        offer: the id of the offer made to this player that ``a``/``x``/``c`` act on
+            (the highlighted one); by default the newest.
     """
     if prompt:
         return f"[b]{prompt}[/b]  (Esc cancels)"
@@ -246,10 +250,13 @@ def status_text(snap: TableSnapshot | None, prompt: str | None = None) -> str:
     # Serve step (§3.4, §4).
     answer = [p for p in snap.proposals if snap.me is not None and snap.answerer(p) == snap.me]
     if answer:
-        p = answer[0]
+        p = next((p for p in answer if int(p["id"]) == offer), answer[-1])
+        more = (
+            f" ({len(answer) - 1} more for you: Tab, then ↑↓ in Offers)" if len(answer) > 1 else ""
+        )
         return (
             f"[b]Offer #{p['id']} awaits your answer[/b]: {proposal_text(snap, p)} — "
-            "[b]a[/b] accept, [b]x[/b] decline, [b]c[/b] counter"
+            f"[b]a[/b] accept, [b]x[/b] decline, [b]c[/b] counter{more}"
         )
     if snap.my_turn:
         pending = [p for p in snap.proposals if int(p["proposer"]) == snap.me]
@@ -265,8 +272,8 @@ def status_text(snap: TableSnapshot | None, prompt: str | None = None) -> str:
     active = escape(snap.name(snap.active))
     others = [s for s in waiting if s != snap.active and s != snap.me]
     tail = f"; waiting for {names_list(snap, others)} to answer an offer" if others else ""
-    offer = " You may offer them fish from your crates ([b]d[/b])." if snap.me is not None else ""
-    return f"[b]{active}[/b] is serving{tail}…{offer}"
+    hint = " You may offer them fish from your crates ([b]d[/b])." if snap.me is not None else ""
+    return f"[b]{active}[/b] is serving{tail}…{hint}"
 
 
 # --- the result (RULES.md §8) --------------------------------------------------------------

@@ -28,6 +28,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import OptionList
 
 from poissonnier_tui.app.deals import DealDraft
 from poissonnier_tui.app.describe import proposal_text
@@ -131,27 +133,46 @@ class TableScreen(Screen[None]):
     @property
     def offers(self) -> OffersList:
         """The offers pane."""
-        return self.query_one(OffersList)
+        return self._offers
+
+    @property
+    def status(self) -> StatusLine:
+        """The status line."""
+        return self._status
 
     def compose(self) -> ComposeResult:
         """Board on the left, players/offers/log on the right, status and keys below."""
         self._hand = HandView(id="hand")
-        yield from compose_board(self._hand, StatusLine(id="status"))
+        self._status = StatusLine(id="status")
+        yield from compose_board(self._hand, self._status)
 
     _live = False
     """Set once mounted (``is_mounted`` is still false inside ``on_mount``)."""
 
     @property
     def _showing(self) -> bool:
-        """Mounted and not being torn down, so its widgets are there to query.
+        """Mounted and not being torn down, so every widget of the board is there.
 
         The app's shutdown removes a screen's widgets before the screen itself, and a
         view from the still-open connection can arrive in between.
         """
-        return self._live and self.app.is_running and self._hand.is_attached
+        return (
+            self._live and self.app.is_running and all(widget.is_attached for widget in self._board)
+        )
 
     def on_mount(self) -> None:
         """Start with the hand focused: the fill step comes first (§3)."""
+        self._offers = self.query_one(OffersList)
+        self._queue = self.query_one(ClientQueue)
+        self._others = self.query_one(OtherStalls)
+        self._stall = self.query_one(MyStall)
+        self._players = self.query_one(PlayersTable)
+        self._log = self.query_one(GameLog)
+        self._market = self.query_one(MarketInfo)
+        self._board: tuple[Widget, ...] = (
+            self._queue, self._others, self._stall, self._hand, self._offers,
+            self._players, self._log, self._status, self._market,
+        )  # fmt: skip
         self._live = True
         self.hand.focus()
         self.watch_snapshot(None, self.snapshot)
@@ -162,17 +183,17 @@ class TableScreen(Screen[None]):
         """Hand the new snapshot to every widget, and say what changed for this player."""
         if snap is None or not self.is_attached or not self._showing:
             return  # not shown yet, or torn down (the app is exiting; views may still arrive)
-        self.query_one(ClientQueue).snapshot = snap
-        self.query_one(OtherStalls).snapshot = snap
-        self.query_one(MyStall).snapshot = snap
-        self.hand.snapshot = snap
-        self.offers.snapshot = snap
-        self.query_one(PlayersTable).snapshot = snap
-        self.query_one(GameLog).snapshot = snap
-        self.query_one(StatusLine).snapshot = snap
-        self.query_one(MarketInfo).snapshot = snap
+        self._queue.snapshot = snap
+        self._others.snapshot = snap
+        self._stall.snapshot = snap
+        self._hand.snapshot = snap
+        self._offers.snapshot = snap
+        self._players.snapshot = snap
+        self._log.snapshot = snap
+        self._status.snapshot = snap
+        self._market.snapshot = snap
         # A spectator has no stall and no hand (RULES.md §9): give the room to the rest.
-        self.query_one(MyStall).display = self.hand.display = snap.me is not None
+        self._stall.display = self._hand.display = snap.me is not None
         step = {"fill": "fill step", "serve": "serving", "over": "game over"}[snap.phase]
         last = " · LAST TURN (R13)" if snap.view.get("last_turn") else ""
         self.sub_title = (
@@ -180,9 +201,23 @@ class TableScreen(Screen[None]):
         )
         if self.pending is not None and not self._pending_applies(self.pending):
             self.pending = None
+        self._show_answered_offer()
+        if snap.phase == "fill" and (old is None or old.phase != "fill") and snap.me is not None:
+            self.hand.focus()  # a new fill step: the keys pick fish again (§3.2)
         self._close_stale_dialog(snap)
         self._announce_offers(old, snap)
         self.refresh_bindings()
+
+    def _show_answered_offer(self) -> None:
+        """Name in the status line the offer the answer keys act on."""
+        offer = self._answerable()
+        self.status.offer = int(offer["id"]) if offer is not None else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Another offer highlighted: the status line and the keys follow it."""
+        if event.option_list is self.offers and self._showing:
+            self._show_answered_offer()
+            self.refresh_bindings()
 
     def _close_stale_dialog(self, snap: TableSnapshot) -> None:
         """Close a deal or serve dialog the table has overtaken, and say why: a counter to
@@ -212,7 +247,7 @@ class TableScreen(Screen[None]):
 
     def watch_pending(self, pending: Pending) -> None:
         """The status line asks for the number."""
-        self.query_one(StatusLine).prompt = PROMPTS[pending] if pending else None
+        self.status.prompt = PROMPTS[pending] if pending else None
         self.refresh_bindings()
 
     def on_hand_view_selection_changed(self, event: HandView.SelectionChanged) -> None:
@@ -237,14 +272,16 @@ class TableScreen(Screen[None]):
         return bool(snap and snap.phase == "fill" and snap.me is not None and not snap.ready)
 
     def _answerable(self) -> Mapping[str, Any] | None:
-        """The offer ``a``/``x``/``c`` act on: the highlighted one if made to me, else the first."""
+        """The offer ``a``/``x``/``c`` act on: the highlighted one if made to me, else the
+        newest made to me (the status line names the same one)."""
         snap = self.snapshot
         if snap is None or snap.me is None:
             return None
         chosen = self.offers.selected_proposal
         if chosen is not None and snap.answerer(chosen) == snap.me:
             return chosen
-        return next((p for p in snap.proposals if snap.answerer(p) == snap.me), None)
+        mine = [p for p in snap.proposals if snap.answerer(p) == snap.me]
+        return mine[-1] if mine else None
 
     def _withdrawable(self) -> Mapping[str, Any] | None:
         """My own proposal that ``x`` withdraws: the highlighted one if mine, else the first."""

@@ -28,6 +28,8 @@ class StatusLine(Static):
     """The table, or ``None`` before the first view."""
     prompt: reactive[str | None] = reactive(None, layout=True)
     """A pending two-key command's question, shown instead of the game status."""
+    offer: reactive[int | None] = reactive(None, layout=True)
+    """The id of the offer made to this player that the answer keys act on."""
     frame: reactive[int] = reactive(0)
     """The spinner's current frame."""
 
@@ -68,4 +70,4 @@ class StatusLine(Static):
         spin = (
             f"[$accent]{SPINNER[self.frame]}[/] " if self.waiting_for_others else "[$accent]●[/] "
         )
-        return spin + status_text(self.snapshot, self.prompt)
+        return spin + status_text(self.snapshot, self.prompt, self.offer)
