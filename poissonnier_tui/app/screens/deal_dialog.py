@@ -127,7 +127,8 @@ class DealDialog(ModalScreen[DealDraft | None]):
                 yield Button("Cancel (Esc)", id="cancel")
 
     def on_mount(self) -> None:
-        """Label the rows for the chosen seller and focus the first useful input."""
+        """Label the rows for the chosen seller and focus the first useful input: the
+        crate asked for (or the first with fish), the price when countering."""
         self._relabel()
         self._refresh_summary()
         crates = self._crates()
@@ -136,6 +137,8 @@ class DealDialog(ModalScreen[DealDraft | None]):
         if first is None:
             first = next((k for k, codes in enumerate(crates) if codes), None)
         target = f"#crate-{first}" if first is not None else "#coins"
+        if self.mode == "counter":
+            target = "#coins"  # a counter usually haggles over the price (§4)
         self.query_one(target, Input).focus()
 
     def _crates(self) -> list[str]:
@@ -276,8 +279,11 @@ class DealDialog(ModalScreen[DealDraft | None]):
         others = list(self.snapshot.others())
         if self.mode != "ask" or not others:
             return
-        here = others.index(self.draft.seller) if self.draft.seller in others else -1
-        self.query_one("#seller", Select).value = others[(here + step) % len(others)]
+        select = self.query_one("#seller", Select)
+        # The select's value, not the draft's seller: that follows a message later, and
+        # two quick presses must move two steps.
+        here = others.index(select.value) if select.value in others else -1
+        select.value = others[(here + step) % len(others)]
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#propose")
