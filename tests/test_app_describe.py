@@ -155,3 +155,18 @@ def test_humanize_names_seats() -> None:
         == "Ana and Bot 2 tied on fewest coins (3)"
     )
     assert humanize(snap, "seat 1 leads in 2 of coins") == "Bot 1 leads in 2 of coins"
+
+
+def test_shortfall_counts_the_specials_in_hand() -> None:
+    """§6: an arrivage stands for a fish. Seat 0 has one F in a crate and an arrivage in
+    hand; C21 asks T F F. The order lacks T and F, but one more F suffices (the arrivage
+    is the T), so the dialog names one fish and the suggested deal buys only that."""
+    state = stacked_game(
+        3, hands=[["F01", "A01"], ["F02", "F03"], ["T01"]], queue=["C21", "C03", "C04"],
+    )  # fmt: skip
+    fill_and_ready(state, {0: [(("F01",), 0)], 1: [(("F02", "F03"), 0)], 2: [(("T01",), 0)]})
+    snap = snap_of(state, 0)
+    assert state.active == 0 and not serve_options(snap, "C21")
+    assert "You lack  F  (1 frais) in your crates" in plain(shortfall(snap, "C21"))
+    deal = suggest_deal(snap, "C21")
+    assert deal is not None and deal.seller == 1 and deal.fish == ((0, 1),)

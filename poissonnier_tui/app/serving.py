@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from poissonnier_tui.app.deals import DealDraft
@@ -106,9 +107,18 @@ def serve_options(snap: TableSnapshot, client_id: str) -> list[ServeOption]:
 
 
 def _missing(snap: TableSnapshot, client_id: str) -> Counter[str]:
-    """Fish by freshness this seat lacks for a regular client, ignoring specials."""
+    """The fewest fish by freshness this seat must get to serve a regular client, its
+    glaçons and arrivages in hand counted (RULES.md §6): the smallest part of what the
+    order lacks in the crates that, added, lets a serve plan exist."""
+    client = CLIENTS[client_id]
     have = Counter(f[0] for f in snap.usable_fish())
-    return Counter(CLIENTS[client_id].order) - have
+    lacking = sorted((Counter(client.order) - have).elements())
+    glacons, arrivages = snap.specials()
+    for size in range(len(lacking) + 1):
+        for part in dict.fromkeys(combinations(lacking, size)):
+            if serve_plans(client, have + Counter(part), glacons, arrivages):
+                return Counter(part)
+    return Counter(lacking)
 
 
 def shortfall(snap: TableSnapshot, client_id: str) -> str:
