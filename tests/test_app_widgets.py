@@ -640,3 +640,22 @@ async def test_spectator_sees_no_hand_and_no_keys_to_play() -> None:
         keys = screen.active_bindings
         assert not {"s", "d", "e", "r", "a"} & set(keys)
         assert "Ana is serving…" in plain(screen.query_one(StatusLine))
+
+
+async def test_the_log_wraps_again_when_the_window_narrows() -> None:
+    """A log line wrapped at 160 columns is wrapped again at 120: nothing is cut off."""
+    from poissonnier_tui.app.widgets.game_log import GameLog
+
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=2)))  # a long sentence
+        await settle(pilot)
+        log = table(app).query_one(GameLog)
+        wide = "".join(strip.text for strip in log.lines)
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        width = log.scrollable_content_region.width
+        assert width < 60 and all(strip.cell_length <= width for strip in log.lines)
+        narrow = "".join(strip.text for strip in log.lines)
+        assert narrow.replace(" ", "") == wide.replace(" ", "")  # the same words, rewrapped
