@@ -697,6 +697,13 @@ async def test_bot_answer_survives_other_seats_moves() -> None:
         await a.close()
 
 
+async def until_true(ready: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Poll ``ready()`` until it holds; fail after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not ready():
+            await asyncio.sleep(0.01)
+
+
 async def test_a_bot_free_to_act_out_of_turn_is_asked_once_per_change() -> None:
     """``Match.volunteers()``: a bot nobody waits on is given one chance per change
     (RULES.md §4's unasked offers use this); it passes without being retried."""
@@ -711,6 +718,7 @@ async def test_a_bot_free_to_act_out_of_turn_is_asked_once_per_change() -> None:
         await server.start()
         first = await a_w.view(1)  # before A moves: the bot acted unasked
         assert first.view["cheers"] == [[1, 0]] and applied == [(1, {"cheer": 1})]
+        await until_true(lambda: len(cheer.asked_out_of_turn) >= 2)
         await asyncio.sleep(0.2)
         assert server.rev == 1  # asked again after its own cheer, it passed: once
         assert cheer.asked_out_of_turn == [0, 0]
@@ -732,6 +740,7 @@ async def test_a_wrong_move_out_of_turn_is_refused_and_not_replaced_by_a_default
         a, a_w = await join(server, "A")
         await server.start()
         await a_w.view(0)
+        await until_true(lambda: bool(wrong.asked_out_of_turn))
         await asyncio.sleep(0.2)
         assert wrong.asked_out_of_turn == [0]  # refused, not retried on the same state
         assert server.rev == 0 and applied == []  # nothing played for it
