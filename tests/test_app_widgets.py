@@ -111,6 +111,16 @@ async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+async def press_deal(app: PoissonnierApp, pilot: Pilot[None]) -> DealDialog:
+    """Let the table settle, press ``d`` and return the deal dialog it opens (§4)."""
+    await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+    dialog = app.screen
+    assert isinstance(dialog, DealDialog)
+    return dialog
+
+
 def table(app: PoissonnierApp) -> TableScreen:
     """The table screen (it is under any dialog)."""
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
@@ -327,11 +337,8 @@ async def test_page_keys_pick_the_seller_in_the_deal_dialog() -> None:
     rows then show the new seller's crates; ↑ sets a count; Enter proposes."""
     app = OfflineApp(market3_state())
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, DealDialog) and dialog.draft.seller == 1
+        dialog = await press_deal(app, pilot)
+        assert dialog.draft.seller == 1
         assert "pagedown" in dialog.active_bindings
         await pilot.press("pagedown")
         await settle(pilot)
@@ -491,11 +498,7 @@ async def test_a_serve_dialog_closes_when_the_turn_ends() -> None:
 async def test_deal_dialog_refuses_impossible_terms() -> None:
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, DealDialog)
+        dialog = await press_deal(app, pilot)
         await pilot.press("enter")  # nothing asked yet
         await settle(pilot)
         assert isinstance(app.screen, DealDialog)
@@ -578,11 +581,8 @@ async def test_results_screen_lists_winners_and_steps() -> None:
 async def test_offer_fish_to_the_active_player_then_withdraw() -> None:
     app = OfflineApp(serve_state(), seat=1)  # Bot 1's seat, while seat 0 serves
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, DealDialog) and dialog.mode == "offer"
+        dialog = await press_deal(app, pilot)
+        assert dialog.mode == "offer"
         assert dialog.draft.seller == 1
         await pilot.press("1", "tab", "tab", "tab", "4")  # 1 fish from crate 1, for 4 coins
         await settle(pilot)
