@@ -248,7 +248,7 @@ def status_text(
         undo = " (r to change your mind)" if snap.me is not None else ""
         return f"{mine}Fill step: waiting for {names_list(snap, waiting)}{undo}…"
     # Serve step (§3.4, §4).
-    answer = [p for p in snap.proposals if snap.me is not None and snap.answerer(p) == snap.me]
+    answer = snap.offers_for_me()
     if answer:
         p = next((p for p in answer if int(p["id"]) == offer), answer[-1])
         more = (

@@ -187,6 +187,16 @@ class TableSnapshot:
         seller = int(proposal["seller"])
         return self.active if int(proposal["proposer"]) == seller else seller
 
+    def offers_for_me(self, since: TableSnapshot | None = None) -> list[Mapping[str, Any]]:
+        """Open proposals this client must answer (RULES.md §4, R8), oldest first; with
+        ``since``, only those not open in that earlier snapshot. Empty for a spectator."""
+        if self.me is None:
+            return []
+        before = {int(p["id"]) for p in since.proposals} if since is not None else set()
+        return [
+            p for p in self.proposals if self.answerer(p) == self.me and int(p["id"]) not in before
+        ]
+
     def proposal(self, pid: int) -> Mapping[str, Any] | None:
         """The open proposal numbered ``pid``, if any."""
         return next((p for p in self.proposals if int(p["id"]) == pid), None)

@@ -156,9 +156,7 @@ class EasyBot(GreedyBot):
     def _offer_unasked(self, seen: Seen) -> Wire | None:
         """Once a turn, offer the active seat the fish from this seat's crates that
         visibly complete one of its clients, at :meth:`seller_ask` (§4); else ``None``."""
-        if self._offered_turn == seen.turn or seen.is_active or seen.phase != "serve":
-            return None
-        if any(seen.seat in (p.seller, p.proposer) for p in seen.proposals):
+        if self._offered_turn == seen.turn:
             return None
         buyer_coins = seen.coins[seen.active]
         mine = {seen.seat: seen.stalls[seen.seat]}

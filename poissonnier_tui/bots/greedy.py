@@ -210,6 +210,8 @@ class GreedyBot:
                     return self._answer_as_buyer(seen, offer)
                 return self._answer_as_seller(seen, offer)
         if not seen.is_active:
+            if any(seen.seat in (p.seller, p.proposer) for p in seen.proposals):
+                return None  # one deal at a time with the active player
             return self._offer_unasked(seen)
         own = [p for p in seen.proposals if p.proposer == seen.seat]
         if own:
@@ -228,7 +230,8 @@ class GreedyBot:
         return {"type": "end_turn"}
 
     def _offer_unasked(self, seen: Seen) -> Wire | None:
-        """An offer to the active seat nobody asked for (§4); the greedy bot makes none."""
+        """An offer to the active seat nobody asked for (§4), made in its serve step by a
+        seat with no deal open with it; the greedy bot makes none."""
         return None
 
     def _best_serve(self, seen: Seen, serves: list[Wire]) -> Wire:

@@ -521,10 +521,8 @@ class MediumBot(GreedyBot):
         """On another seat's turn, offer it fish from this seat's crates that visibly
         complete one of its clients, at this seat's ask (RULES.md §4: anyone may
         propose); ``None`` when no such offer is worth making or one is already open."""
-        if self._unasked >= self.max_unasked or seen.is_active or seen.phase != "serve":
+        if self._unasked >= self.max_unasked:
             return None
-        if any(seen.seat in (p.seller, p.proposer) for p in seen.proposals):
-            return None  # one deal at a time with the active player
         value = self.value_of(seen)
         buyer_stock = seen.public_stock(seen.active)
         buyer_coins = seen.coins[seen.active]

@@ -234,16 +234,13 @@ class TableScreen(Screen[None]):
 
     def _announce_offers(self, old: TableSnapshot | None, snap: TableSnapshot) -> None:
         """A toast for each new proposal made to this player: they must answer it (§4)."""
-        seen = {int(p["id"]) for p in old.proposals} if old is not None else set()
         if not self.announce_offers:
             return
-        for p in snap.proposals:
-            if int(p["id"]) not in seen and snap.me is not None and snap.answerer(p) == snap.me:
-                self.notify(
-                    f"{proposal_text(snap, p)}.\n"
-                    "[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter",
-                    title=f"Offer #{p['id']} for you",
-                )
+        for p in snap.offers_for_me(since=old):
+            self.notify(
+                f"{proposal_text(snap, p)}.\n[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter",
+                title=f"Offer #{p['id']} for you",
+            )
 
     def watch_pending(self, pending: Pending) -> None:
         """The status line asks for the number."""
@@ -280,7 +277,7 @@ class TableScreen(Screen[None]):
         chosen = self.offers.selected_proposal
         if chosen is not None and snap.answerer(chosen) == snap.me:
             return chosen
-        mine = [p for p in snap.proposals if snap.answerer(p) == snap.me]
+        mine = snap.offers_for_me()
         return mine[-1] if mine else None
 
     def _withdrawable(self) -> Mapping[str, Any] | None:

@@ -31,12 +31,9 @@ class OffersList(OptionList):
         """Rebuild the options. A new offer made to this player is highlighted (it is
         what they will answer); else the same proposal stays highlighted if still open."""
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        if snap is not None and snap.me is not None:
-            before = {int(p["id"]) for p in old.proposals} if old is not None else set()
-            new = [p for p in snap.proposals if snap.answerer(p) == snap.me]
-            new = [p for p in new if int(p["id"]) not in before]
-            if new:
-                keep = str(new[-1]["id"])
+        new = snap.offers_for_me(since=old) if snap is not None else []
+        if new:
+            keep = str(new[-1]["id"])
         options: list[Option] = []
         if snap is not None:
             for p in snap.proposals:
@@ -56,8 +53,8 @@ class OffersList(OptionList):
             self.highlighted = ids.index(keep)
         elif snap is not None and snap.proposals:
             # Prefer a proposal this player must answer, the newest: what they act on.
-            mine = [i for i, p in enumerate(snap.proposals) if snap.answerer(p) == snap.me]
-            self.highlighted = mine[-1] if mine else 0
+            mine = snap.offers_for_me()
+            self.highlighted = ids.index(str(mine[-1]["id"])) if mine else 0
         self.border_title = f"Offers [dim]({len(snap.proposals) if snap else 0} open)[/]"
 
     @staticmethod
