@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_solo(args: argparse.Namespace) -> int:
     """A solo game in the TUI: an in-process table on 127.0.0.1, bots in the other seats."""
-    from poissonnier_tui.app.app import PoissonnierApp, SoloSession
+    from poissonnier_tui.shell.app import PoissonnierApp, SoloSession
 
     app = PoissonnierApp(
         SoloSession(

@@ -25,9 +25,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from poissonnier_tui.app import PoissonnierApp, SoloSession
-from poissonnier_tui.app.screens.results import ResultsScreen
-from poissonnier_tui.app.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.session import SoloSession
 
 SIZE = (160, 50)
 """Terminal size of every screenshot (columns, rows)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from logcheck import check_log
 
-from poissonnier_tui.persistence import DATA_DIR_ENV, LOG_SUFFIX
+from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, LOG_SUFFIX
 
 REPLAYED: dict[str, int] = {"finished": 0, "running": 0}
 """Logs checked this session, by kind."""

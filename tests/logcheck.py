@@ -9,11 +9,16 @@ from typing import Any
 
 from net.tablelog import LogWriter, read_log
 from poissonnier_tui import __version__
-from poissonnier_tui.game.actions import to_wire
-from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.state import Phase
-from poissonnier_tui.persistence import replay_log
-from poissonnier_tui.table import RULES_VERSION, PoissonnierGame
+from poissonnier_tui.games.poissonnier.match import RULES_VERSION, PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules.actions import to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply_wire,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.hosting.persistence import replay_log
 
 
 def check_log(path: Path) -> bool:

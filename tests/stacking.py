@@ -2,7 +2,7 @@
 
 :func:`stacked_game` builds a game whose hands, crates, fish deck and client
 queue/deck are chosen by the test, so a scenario can assert exact values. It
-starts from :func:`~poissonnier_tui.game.new_game` (so every other field is what
+starts from :func:`~poissonnier_tui.games.poissonnier.rules.new_game` (so every other field is what
 the engine would have built) and then rearranges the cards. Every one of the
 105 fish-deck cards and 40 client cards stays in exactly one zone; cards the
 test does not place go, in a fixed order, to the unspecified hands, then the
@@ -30,12 +30,17 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui.game import cards
-from poissonnier_tui.game.actions import Action, Place, Ready, to_wire
-from poissonnier_tui.game.engine import apply, apply_wire, legal_actions, new_game
-from poissonnier_tui.game.errors import IllegalAction
-from poissonnier_tui.game.state import Crate, GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import Action, Place, Ready, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    apply_wire,
+    legal_actions,
+    new_game,
+)
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.state import Crate, GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 ALL_FISH: frozenset[str] = frozenset(cards.fish_deck())
 """The 105 fish-deck ids (RULES.md §1, R1)."""

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from test_app_solo import until
 
-from poissonnier_tui.app import PoissonnierApp, SoloSession
-from poissonnier_tui.app.snapshot import TableSnapshot
-from poissonnier_tui.app.widgets.offers import OffersList
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.session import SoloSession
 
 Shown = tuple[dict[str, Any], int, int, str]
 """A proposal map, the active seat, this client's seat, and the pane's line for it."""

@@ -15,15 +15,25 @@ import random
 from stacking import fill_and_ready, stacked_game
 from textual.content import Content
 
-from poissonnier_tui.app.autoplay import fallback_move
-from poissonnier_tui.app.deals import DealDraft
-from poissonnier_tui.app.describe import event_text, humanize, proposal_text, status_text
-from poissonnier_tui.app.serving import serve_options, shortfall, suggest_deal
-from poissonnier_tui.app.snapshot import SeatLabel, TableSnapshot
-from poissonnier_tui.game.actions import Propose, Serve
-from poissonnier_tui.game.engine import apply, apply_wire, legal_actions, new_game
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, Serve
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    apply_wire,
+    legal_actions,
+    new_game,
+)
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.ui.autoplay import fallback_move
+from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
+from poissonnier_tui.games.poissonnier.ui.describe import (
+    event_text,
+    humanize,
+    proposal_text,
+    status_text,
+)
+from poissonnier_tui.games.poissonnier.ui.serving import serve_options, shortfall, suggest_deal
+from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot
 
 NAMES = (SeatLabel("Ana"), SeatLabel("Bot 1", "bot"), SeatLabel("Bot 2", "bot"))
 

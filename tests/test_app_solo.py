@@ -16,17 +16,18 @@ from textual.pilot import Pilot
 
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.app import JoinSession, PoissonnierApp, SoloSession
-from poissonnier_tui.app.screens.connecting import ConnectingScreen
-from poissonnier_tui.app.screens.serve_dialog import ServeDialog
-from poissonnier_tui.app.screens.table import TableScreen
-from poissonnier_tui.app.widgets.game_log import GameLog
-from poissonnier_tui.app.widgets.hand import HandView
-from poissonnier_tui.app.widgets.my_stall import MyStall
-from poissonnier_tui.app.widgets.players import PlayersTable
-from poissonnier_tui.app.widgets.status_line import StatusLine
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.table import PoissonnierGame
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
+from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
+from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.screens.connecting import ConnectingScreen
+from poissonnier_tui.shell.session import JoinSession, SoloSession
 
 SEED = 3
 """With 2 bots, seat 0 (the human) plays turn 2 and its queue starts with an undecided client."""

@@ -19,31 +19,32 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Label
 
-from poissonnier_tui.app import PoissonnierApp, SoloSession
-from poissonnier_tui.app.messages import (
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import apply, apply_wire, legal_actions
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
+from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
+from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
+from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
+from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
+from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
     Connected,
     LobbyChanged,
     ViewReceived,
 )
-from poissonnier_tui.app.screens.deal_dialog import DealDialog
-from poissonnier_tui.app.screens.help import HelpScreen
-from poissonnier_tui.app.screens.quit_dialog import QuitDialog
-from poissonnier_tui.app.screens.results import ResultsScreen
-from poissonnier_tui.app.screens.serve_dialog import ServeDialog
-from poissonnier_tui.app.screens.table import TableScreen
-from poissonnier_tui.app.snapshot import SeatLabel
-from poissonnier_tui.app.widgets.hand import HandView
-from poissonnier_tui.app.widgets.my_stall import MyStall
-from poissonnier_tui.app.widgets.offers import OffersList
-from poissonnier_tui.app.widgets.players import PlayersTable
-from poissonnier_tui.app.widgets.status_line import StatusLine
-from poissonnier_tui.game.actions import Propose, to_wire
-from poissonnier_tui.game.engine import apply, apply_wire, legal_actions
-from poissonnier_tui.game.errors import IllegalAction
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.shell.screens.help import HelpScreen
+from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
+from poissonnier_tui.shell.session import SoloSession
 
 NAMES = ("Ana", "Bot 1", "Bot 2")
 
@@ -644,7 +645,7 @@ async def test_spectator_sees_no_hand_and_no_keys_to_play() -> None:
 
 async def test_the_log_wraps_again_when_the_window_narrows() -> None:
     """A log line wrapped at 160 columns is wrapped again at 120: nothing is cut off."""
-    from poissonnier_tui.app.widgets.game_log import GameLog
+    from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
 
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 
-from poissonnier_tui.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
-from poissonnier_tui.game.actions import Propose, to_wire
-from poissonnier_tui.game.engine import apply_wire
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.simulate import play_game, simulate
+from poissonnier_tui.arena.simulate import play_game, simulate
+from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 
 Wire = dict[str, Any]
 

@@ -24,16 +24,21 @@ import pytest
 from stacking import fish_ids_in
 
 from net.game import Agent
-from poissonnier_tui import bots
-from poissonnier_tui.bots import hard as hard_module
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.bots.hard import HardBot
-from poissonnier_tui.game.actions import to_wire
-from poissonnier_tui.game.determinize import sample_state
-from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
-from poissonnier_tui.simulate import play_game
+from poissonnier_tui.arena.simulate import play_game
+from poissonnier_tui.games.poissonnier import bots
+from poissonnier_tui.games.poissonnier.bots import hard as hard_module
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.bots.hard import HardBot
+from poissonnier_tui.games.poissonnier.rules.actions import to_wire
+from poissonnier_tui.games.poissonnier.rules.determinize import sample_state
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply_wire,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 Wire = dict[str, Any]
 
@@ -41,17 +46,17 @@ BOTS_DIR = pathlib.Path(bots.__file__).parent
 SEARCH_MODULES = {"hard.py", "playout.py"}
 """The only bot modules that may simulate, on worlds sampled from their own view."""
 ALLOWED = {
-    "poissonnier_tui.game",
-    "poissonnier_tui.game.cards",
-    "poissonnier_tui.game.orders",
-    "poissonnier_tui.game.actions",
-    "poissonnier_tui.game.errors",
+    "poissonnier_tui.games.poissonnier.rules",
+    "poissonnier_tui.games.poissonnier.rules.cards",
+    "poissonnier_tui.games.poissonnier.rules.orders",
+    "poissonnier_tui.games.poissonnier.rules.actions",
+    "poissonnier_tui.games.poissonnier.rules.errors",
 }
 """Pure helpers any bot may import: card tables, order matching, action shapes."""
 SEARCH_ALLOWED = {
-    "poissonnier_tui.game.determinize": {"sample_state"},
-    "poissonnier_tui.game.engine": {"apply"},
-    "poissonnier_tui.game.state": {"GameState", "Phase"},
+    "poissonnier_tui.games.poissonnier.rules.determinize": {"sample_state"},
+    "poissonnier_tui.games.poissonnier.rules.engine": {"apply"},
+    "poissonnier_tui.games.poissonnier.rules.state": {"GameState", "Phase"},
 }
 """Extra names the search modules may import, and nothing else from those modules."""
 
@@ -75,10 +80,11 @@ def test_bot_modules_import_no_game_state() -> None:
     for path in modules:
         for module, name in _imports(path):
             assert not module.startswith(
-                ("poissonnier_tui.table", "poissonnier_tui.simulate", "poissonnier_tui.app",
-                 "poissonnier_tui.game.view", "net.server", "net.table", "net.turns")
+                ("poissonnier_tui.games.poissonnier.match", "poissonnier_tui.arena.simulate",
+                 "poissonnier_tui.shell", "poissonnier_tui.games.poissonnier.rules.view",
+                 "net.server", "net.table", "net.turns")
             ), (path.name, module)  # fmt: skip
-            if not module.startswith("poissonnier_tui.game"):
+            if not module.startswith("poissonnier_tui.games.poissonnier.rules"):
                 continue
             if module in ALLOWED or (name and f"{module}.{name}" in ALLOWED):
                 continue

@@ -15,7 +15,8 @@ import pytest
 from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 
 from net.game import Agent
-from poissonnier_tui.bots import (
+from poissonnier_tui.arena.simulate import play_game, tournament
+from poissonnier_tui.games.poissonnier.bots import (
     BOT_KINDS,
     LEVELS,
     EasyBot,
@@ -24,16 +25,15 @@ from poissonnier_tui.bots import (
     MediumBot,
     make_bot,
 )
-from poissonnier_tui.bots.hard import choose, noisy_winner
-from poissonnier_tui.bots.medium import inspector_chance, likely_queues
-from poissonnier_tui.bots.seen import Seen
-from poissonnier_tui.game import cards
-from poissonnier_tui.game.actions import Propose, to_wire
-from poissonnier_tui.game.engine import apply_wire
-from poissonnier_tui.game.scoring import Score, decide_winner
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
-from poissonnier_tui.simulate import play_game, tournament
+from poissonnier_tui.games.poissonnier.bots.hard import choose, noisy_winner
+from poissonnier_tui.games.poissonnier.bots.medium import inspector_chance, likely_queues
+from poissonnier_tui.games.poissonnier.bots.seen import Seen
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 Wire = dict[str, Any]
 

@@ -43,9 +43,9 @@ def test_level_lists_are_handed_out_to_the_bot_seats_in_turn(
 ) -> None:
     """`poissonnier --bots 3 --level hard` and mixed levels (`--level hard,easy`, or the
     older spelling `--bot`) at solo and hosted tables; a bad level stops with a sentence."""
-    from poissonnier_tui.bots import kind_for
     from poissonnier_tui.cli import build_parser
     from poissonnier_tui.commands._table_options import settings_from
+    from poissonnier_tui.games.poissonnier.bots import kind_for
 
     parser = build_parser()
     assert parser.parse_args(["--bots", "3", "--level", "hard"]).level == ("hard",)

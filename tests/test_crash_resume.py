@@ -36,11 +36,11 @@ from net.client import JoinError, TableClient
 from net.messages import Ack, ErrorReply, View
 from net.tablelog import LogDamaged, TableLog, read_log
 from poissonnier_tui import __version__
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.game.determinize import legal_from_view
-from poissonnier_tui.game.view import view_for
-from poissonnier_tui.persistence import games_dir, replay_log
-from poissonnier_tui.table import PoissonnierMatch
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierMatch
+from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.hosting.persistence import games_dir, replay_log
 
 PORT = 7391
 SEED = 17

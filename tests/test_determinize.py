@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from poissonnier_tui.game import (
+from poissonnier_tui.games.poissonnier.rules import (
     Phase,
     apply,
     legal_actions,
@@ -20,8 +20,8 @@ from poissonnier_tui.game import (
     view_for,
     waiting_on,
 )
-from poissonnier_tui.game.actions import EndTurn, Ready
-from poissonnier_tui.game.determinize import legal_from_view, sample_state
+from poissonnier_tui.games.poissonnier.rules.actions import EndTurn, Ready
+from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view, sample_state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -24,11 +24,11 @@ from net.client import TableClient
 from net.messages import ServerMessage, View
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.game.state import GameState
-from poissonnier_tui.headless import play_seat
-from poissonnier_tui.persistence import record_table
-from poissonnier_tui.table import PoissonnierGame, PoissonnierMatch
+from poissonnier_tui.client.headless import play_seat
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame, PoissonnierMatch
+from poissonnier_tui.games.poissonnier.rules.state import GameState
+from poissonnier_tui.hosting.persistence import record_table
 
 FISH_ID = re.compile(r"^[TFMDPGA]\d\d$")
 PLAYERS = 4

@@ -25,9 +25,9 @@ from netns import LOOPBACK, Proc, in_netns, poissonnier, wait_for
 from net.client import JoinError, TableClient
 from net.discovery import Browser, TableAd
 from poissonnier_tui import __version__
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.headless import play_seat
-from poissonnier_tui.lan import DEFAULT_PORT, GAME
+from poissonnier_tui.client.headless import play_seat
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.hosting.lan import DEFAULT_PORT, GAME
 
 ADDRESS = f"{LOOPBACK}:{DEFAULT_PORT}"
 

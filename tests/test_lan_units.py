@@ -17,9 +17,10 @@ from net.messages import SeatInfo
 from net.server import TableSummary
 from poissonnier_tui import __version__
 from poissonnier_tui.cli import main
+from poissonnier_tui.client.joining import advice
 from poissonnier_tui.commands.tables import describe, format_rows
-from poissonnier_tui.joining import advice
-from poissonnier_tui.lan import (
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.hosting.lan import (
     DEFAULT_PORT,
     GAME,
     SeatLog,
@@ -31,8 +32,7 @@ from poissonnier_tui.lan import (
     parse_address,
     seat_changes,
 )
-from poissonnier_tui.table import PoissonnierGame
-from poissonnier_tui.tokens import TokenStore, default_path
+from poissonnier_tui.hosting.tokens import TokenStore, default_path
 
 
 def ad(**changes: object) -> TableAd:
@@ -179,7 +179,7 @@ def test_fill_timeout_limits_the_fill_step_only() -> None:
 
 
 def test_settings_problems_are_sentences() -> None:
-    from poissonnier_tui.bots import BOT_KINDS
+    from poissonnier_tui.games.poissonnier.bots import BOT_KINDS
 
     assert TableSettings(name="T").problems() == []
     problems = TableSettings(

@@ -30,7 +30,7 @@ from typing import Any
 from netns import LOOPBACK, in_netns, poissonnier, wait_for
 from test_e2e_tcp import FISH_ID, RecordingGame, hidden_from, strings
 
-from poissonnier_tui.lan import TableSettings, open_table
+from poissonnier_tui.hosting.lan import TableSettings, open_table
 
 PLAYERS = 4
 VICTIM = 1

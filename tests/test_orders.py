@@ -8,9 +8,9 @@ from itertools import chain, combinations, combinations_with_replacement
 
 import pytest
 
-from poissonnier_tui.game.cards import CLIENTS, ClientKind
-from poissonnier_tui.game.errors import IllegalAction
-from poissonnier_tui.game.orders import ServePlan, check_order, serve_plans
+from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, check_order, serve_plans
 
 
 def ok(

@@ -1,7 +1,7 @@
 """Issue 5: the table log, resume after a crash, damaged logs, history.
 
 The table log (net/tablelog.py) is written by every table through
-net/recorder.py; poissonnier_tui/persistence.py says where logs live and
+net/recorder.py; poissonnier_tui/hosting/persistence.py says where logs live and
 rebuilds a table from one. Each test here works in its own data directory
 (conftest.py), and every log left there is replayed after the test.
 """
@@ -24,11 +24,12 @@ from net.messages import Bye, View
 from net.server import TableServer
 from net.tablelog import LogDamaged, LogWriter, read_log
 from poissonnier_tui import __version__
-from poissonnier_tui.bots import make_bot
 from poissonnier_tui.cli import main
-from poissonnier_tui.game.state import GameState
-from poissonnier_tui.headless import play_seat
-from poissonnier_tui.persistence import (
+from poissonnier_tui.client.headless import play_seat
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame, PoissonnierMatch
+from poissonnier_tui.games.poissonnier.rules.state import GameState
+from poissonnier_tui.hosting.persistence import (
     ResumeError,
     data_dir,
     games_dir,
@@ -38,7 +39,6 @@ from poissonnier_tui.persistence import (
     replay_log,
     resume_server,
 )
-from poissonnier_tui.table import PoissonnierGame, PoissonnierMatch
 
 
 def yes(_question: str) -> bool:
@@ -402,11 +402,10 @@ def test_serve_resume_says_why_it_cannot(
 async def test_host_resume_takes_seat_one_back_with_its_logged_token(tmp_path: Path) -> None:
     from test_app_solo import until
 
-    from poissonnier_tui.app import PoissonnierApp
-    from poissonnier_tui.app.app import HostSession
-    from poissonnier_tui.app.screens.table import TableScreen
-    from poissonnier_tui.lan import TableSettings
-    from poissonnier_tui.persistence import resumed_settings
+    from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+    from poissonnier_tui.hosting.lan import TableSettings
+    from poissonnier_tui.hosting.persistence import resumed_settings
+    from poissonnier_tui.shell.app import HostSession, PoissonnierApp
 
     path = tmp_path / "hosted.plog"
     play_log(path, seed=31, players=3, actions=25, humans=2)  # the host, a friend, a bot

@@ -27,8 +27,8 @@ from stacking import (
     view_strings,
 )
 
-from poissonnier_tui.game import cards
-from poissonnier_tui.game.actions import (
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
     Action,
     BuyCrate,
@@ -42,11 +42,16 @@ from poissonnier_tui.game.actions import (
     Unready,
     Withdraw,
 )
-from poissonnier_tui.game.engine import apply, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.errors import IllegalAction
-from poissonnier_tui.game.scoring import Score, decide_winner
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 MAX_STEPS = 4000
 """No game may need more actions than this (R13 bounds a game by the fish deck)."""

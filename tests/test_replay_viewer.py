@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from logcheck import play_log
 
-from poissonnier_tui.app.replay import ReplayApp
-from poissonnier_tui.app.screens.replay import ReplayScreen
-from poissonnier_tui.app.screens.results import ResultsScreen
-from poissonnier_tui.app.widgets.all_hands import AllHands
-from poissonnier_tui.app.widgets.hand import HandView
-from poissonnier_tui.app.widgets.my_stall import MyStall
 from poissonnier_tui.cli import main
-from poissonnier_tui.game.state import GameState
-from poissonnier_tui.game.view import all_hands_view, view_for
-from poissonnier_tui.replay import ALL_HANDS, NotAllowed, Replay
+from poissonnier_tui.games.poissonnier.rules.state import GameState
+from poissonnier_tui.games.poissonnier.rules.view import all_hands_view, view_for
+from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
+from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
+from poissonnier_tui.games.poissonnier.ui.widgets.all_hands import AllHands
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.hosting.replay import ALL_HANDS, NotAllowed, Replay
+from poissonnier_tui.shell.replay_app import ReplayApp
 
 SIZE = (170, 56)
 

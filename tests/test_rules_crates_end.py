@@ -7,7 +7,7 @@ import json
 import pytest
 from stacking import act, assert_conserved, assert_illegal, fill_and_ready, stacked_game
 
-from poissonnier_tui.game.actions import (
+from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
     BuyCrate,
     EndTurn,
@@ -18,10 +18,10 @@ from poissonnier_tui.game.actions import (
     TakeBack,
     Unready,
 )
-from poissonnier_tui.game.engine import apply, legal_actions, waiting_on
-from poissonnier_tui.game.scoring import Score, decide_winner
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules.engine import apply, legal_actions, waiting_on
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 # --------------------------------------------------------------------------- §7
 

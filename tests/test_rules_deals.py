@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from stacking import act, assert_conserved, assert_illegal, fill_and_ready, stacked_game
 
-from poissonnier_tui.game.actions import (
+from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
     BuyCrate,
     Decline,
@@ -13,9 +13,9 @@ from poissonnier_tui.game.actions import (
     Serve,
     Withdraw,
 )
-from poissonnier_tui.game.engine import legal_actions, volunteers, waiting_on
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules.engine import legal_actions, volunteers, waiting_on
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 
 def _market(coins0: int = 3) -> GameState:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from stacking import act, assert_illegal, fill_and_ready, snapshot, stacked_game
 
-from poissonnier_tui.game.actions import (
+from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
     BuyCrate,
     EndTurn,
@@ -23,9 +23,9 @@ from poissonnier_tui.game.actions import (
     parse_action,
     to_wire,
 )
-from poissonnier_tui.game.engine import apply_wire, legal_actions, new_game
-from poissonnier_tui.game.errors import IllegalAction
-from poissonnier_tui.game.state import Phase
+from poissonnier_tui.games.poissonnier.rules.engine import apply_wire, legal_actions, new_game
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.state import Phase
 
 
 @pytest.mark.parametrize("seat", [-1, 3, 99])

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import pytest
 from stacking import act, assert_conserved, assert_illegal, fill_and_ready, stacked_game
 
-from poissonnier_tui.game.actions import EndTurn, Serve
-from poissonnier_tui.game.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.actions import EndTurn, Serve
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 
 
 def _serving(

@@ -7,11 +7,16 @@ from collections import Counter
 import pytest
 from stacking import ALL_CLIENTS, ALL_FISH, assert_conserved, snapshot
 
-from poissonnier_tui.game import cards
-from poissonnier_tui.game.cards import CLIENTS, ClientKind
-from poissonnier_tui.game.engine import apply, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.state import Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 # RULES.md §1 client table, copied verbatim: id -> (order, coins, stamps).
 RULES_CLIENTS = {

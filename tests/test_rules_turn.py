@@ -11,12 +11,19 @@ from stacking import (
     stacked_game,
 )
 
-from poissonnier_tui.game import cards
-from poissonnier_tui.game.actions import EndTurn, Place, Propose, Ready, TakeBack, Unready
-from poissonnier_tui.game.engine import apply, waiting_on
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
-from poissonnier_tui.table import PoissonnierMatch
+from poissonnier_tui.games.poissonnier.match import PoissonnierMatch
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    EndTurn,
+    Place,
+    Propose,
+    Ready,
+    TakeBack,
+    Unready,
+)
+from poissonnier_tui.games.poissonnier.rules.engine import apply, waiting_on
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 # --------------------------------------------------------------------------- §3.1 draw
 

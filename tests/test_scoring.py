@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui.game.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
 
 
 def decide(*tallies: tuple[int, int, int]) -> dict[str, Any]:

@@ -7,9 +7,15 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui import simulate as sim
-from poissonnier_tui.bots import make_bot
-from poissonnier_tui.simulate import GameRecord, SimulationReport, game_seeds, play_game, simulate
+from poissonnier_tui.arena import simulate as sim
+from poissonnier_tui.arena.simulate import (
+    GameRecord,
+    SimulationReport,
+    game_seeds,
+    play_game,
+    simulate,
+)
+from poissonnier_tui.games.poissonnier.bots import make_bot
 
 Wire = dict[str, Any]
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui import simulate as sim
-from poissonnier_tui.cli import main
-from poissonnier_tui.simulate import (
+from poissonnier_tui.arena import simulate as sim
+from poissonnier_tui.arena.simulate import (
     GameRecord,
     entrant_labels,
     percentile,
@@ -18,6 +17,7 @@ from poissonnier_tui.simulate import (
     tournament_schedule,
     wilson_interval,
 )
+from poissonnier_tui.cli import main
 
 
 def test_wilson_interval_known_values() -> None:

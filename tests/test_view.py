@@ -14,10 +14,17 @@ from stacking import (
     view_strings,
 )
 
-from poissonnier_tui.game.actions import Accept, BuyCrate, EndTurn, Place, Propose, Ready
-from poissonnier_tui.game.engine import apply, new_game
-from poissonnier_tui.game.state import Phase
-from poissonnier_tui.game.view import LOG_TAIL, view_for
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    EndTurn,
+    Place,
+    Propose,
+    Ready,
+)
+from poissonnier_tui.games.poissonnier.rules.engine import apply, new_game
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.rules.view import LOG_TAIL, view_for
 
 VIEW_KEYS = {
     "seat", "players", "turn", "active", "first_player", "phase", "last_turn", "fish_deck",

@@ -48,11 +48,11 @@ def bot_kinds(text: str) -> tuple[str, ...]:
 
     Returns:
         The kinds in order (at least one); a table hands them out to its bot
-        seats in turn (see :func:`poissonnier_tui.bots.kind_for`).
+        seats in turn (see :func:`poissonnier_tui.games.poissonnier.bots.kind_for`).
 
     Raises:
         argparse.ArgumentTypeError: empty, or a kind that is not in
-            :data:`~poissonnier_tui.bots.BOT_KINDS` (the message lists them).
+            :data:`~poissonnier_tui.games.poissonnier.bots.BOT_KINDS` (the message lists them).
     """
     kinds = tuple(k.strip().lower() for k in text.split(",") if k.strip())
     if not kinds:
@@ -65,7 +65,7 @@ def bot_kinds(text: str) -> tuple[str, ...]:
 
 def check_bot_kind(kind: str) -> str | None:
     """An error sentence if ``kind`` is not a known bot kind, else ``None``."""
-    from poissonnier_tui.bots import BOT_KINDS
+    from poissonnier_tui.games.poissonnier.bots import BOT_KINDS
 
     if kind in BOT_KINDS:
         return None

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from poissonnier_tui.persistence import ResumePlan
+    from poissonnier_tui.hosting.persistence import ResumePlan
 
 
 def add_resume_options(p: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def load_plan(args: argparse.Namespace) -> ResumePlan | None:
     Prints the reason to stderr and returns ``None`` when the log cannot be
     resumed (the command then exits 1).
     """
-    from poissonnier_tui.persistence import ResumeError, ask_yes_no, list_games, plan_resume
+    from poissonnier_tui.hosting.persistence import ResumeError, ask_yes_no, list_games, plan_resume
 
     def confirm(question: str) -> bool:
         if args.yes:

@@ -11,7 +11,7 @@ from poissonnier_tui.commands import bot_delay
 from poissonnier_tui.commands._resume import add_resume_options
 
 if TYPE_CHECKING:
-    from poissonnier_tui.lan import TableSettings
+    from poissonnier_tui.hosting.lan import TableSettings
 
 
 def seconds(text: str) -> float:
@@ -60,8 +60,8 @@ def default_player_name() -> str:
 
 def add_level_option(p: argparse.ArgumentParser) -> None:
     """``--level LIST`` (also spelt ``--bot``): the bots' levels, handed out in turn."""
-    from poissonnier_tui.bots import DEFAULT_LEVEL
     from poissonnier_tui.commands import bot_kinds
+    from poissonnier_tui.games.poissonnier.bots import DEFAULT_LEVEL
 
     p.add_argument(
         "--level", "--bot", dest="level", type=bot_kinds, default=(DEFAULT_LEVEL,),
@@ -113,8 +113,8 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
 def settings_from(
     args: argparse.Namespace, *, host_seat: bool, start_when_full: bool
 ) -> TableSettings:
-    """A :class:`~poissonnier_tui.lan.TableSettings` from parsed options."""
-    from poissonnier_tui.lan import TableSettings
+    """A :class:`~poissonnier_tui.hosting.lan.TableSettings` from parsed options."""
+    from poissonnier_tui.hosting.lan import TableSettings
 
     return TableSettings(
         name=args.table or default_table_name(),

@@ -40,7 +40,7 @@ def _length(turns: int | None, actions: int, seconds: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the list; exit 0 (an empty list too), 2 on bad arguments."""
-    from poissonnier_tui.persistence import games_dir, list_games
+    from poissonnier_tui.hosting.persistence import games_dir, list_games
 
     if args.limit < 1:
         print("poissonnier: --limit must be at least 1", file=sys.stderr)

@@ -30,14 +30,14 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the host's TUI; exit 2 on bad options."""
-    from poissonnier_tui.app.app import HostSession, PoissonnierApp
-    from poissonnier_tui.lan import clean_name
+    from poissonnier_tui.hosting.lan import clean_name
+    from poissonnier_tui.shell.app import HostSession, PoissonnierApp
 
     settings = settings_from(args, host_seat=True, start_when_full=False)
     plan = None
     if args.resume is not None:  # issue 5: carry on a saved game from seat 0
         from poissonnier_tui.commands._resume import load_plan
-        from poissonnier_tui.persistence import resumed_settings
+        from poissonnier_tui.hosting.persistence import resumed_settings
 
         if (plan := load_plan(args)) is None:
             return 1

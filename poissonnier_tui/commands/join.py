@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     """Join (TUI or headless); exit 0, 1 if joining failed (headless), 2 on bad options."""
     from pathlib import Path
 
-    from poissonnier_tui.lan import clean_name, format_address, parse_address
-    from poissonnier_tui.tokens import TokenStore
+    from poissonnier_tui.hosting.lan import clean_name, format_address, parse_address
+    from poissonnier_tui.hosting.tokens import TokenStore
 
     role = args.role
     bot = getattr(args, "bot", "medium")
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.headless:
         import asyncio
 
-        from poissonnier_tui.joining import join_headless
+        from poissonnier_tui.client.joining import join_headless
 
         def err(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
             )
         except KeyboardInterrupt:
             return 1
-    from poissonnier_tui.app.app import BrowseSession, JoinSession, PoissonnierApp
-    from poissonnier_tui.app.session import Session
+    from poissonnier_tui.shell.app import BrowseSession, JoinSession, PoissonnierApp
+    from poissonnier_tui.shell.session import Session
 
     browse = BrowseSession(
         name=name, role=role, code=args.code, interface=args.interface, table=args.table

@@ -38,8 +38,8 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the viewer; exit 1 if the log cannot be read, 2 on bad arguments."""
-    from poissonnier_tui.persistence import ResumeError, list_games
-    from poissonnier_tui.replay import Replay
+    from poissonnier_tui.hosting.persistence import ResumeError, list_games
+    from poissonnier_tui.hosting.replay import Replay
 
     path: Path | None = args.log
     if path is None:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if replay.problem:
         print(f"poissonnier: note: the replay stops early: {replay.problem}", file=sys.stderr)
-    from poissonnier_tui.app.replay import ReplayApp
+    from poissonnier_tui.shell.replay_app import ReplayApp
 
     start = replay.turn_start(args.turn) if args.turn is not None else 0
     ReplayApp(replay, start=start).run()

@@ -10,8 +10,8 @@ from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import add_table_options, settings_from
 
 if TYPE_CHECKING:
-    from poissonnier_tui.lan import HostedTable, TableSettings
-    from poissonnier_tui.persistence import ResumePlan
+    from poissonnier_tui.hosting.lan import HostedTable, TableSettings
+    from poissonnier_tui.hosting.persistence import ResumePlan
 
 LINGER = 1.0
 """Seconds the table stays up after the game ends, so every client sees the result."""
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     plan = None
     if args.resume is not None:  # issue 5: carry on a saved game
         from poissonnier_tui.commands._resume import load_plan
-        from poissonnier_tui.persistence import resumed_settings
+        from poissonnier_tui.hosting.persistence import resumed_settings
 
         if (plan := load_plan(args)) is None:
             return 1
@@ -67,8 +67,8 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
     import json
     import signal
 
-    from poissonnier_tui.lan import SeatLog, open_table
-    from poissonnier_tui.persistence import ResumeError, games_dir
+    from poissonnier_tui.hosting.lan import SeatLog, open_table
+    from poissonnier_tui.hosting.persistence import ResumeError, games_dir
 
     def emit(line: str) -> None:
         print(line, flush=True)

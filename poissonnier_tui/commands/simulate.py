@@ -35,7 +35,7 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games; exit code 1 if any game saw an error, 2 on bad arguments."""
-    from poissonnier_tui.simulate import simulate
+    from poissonnier_tui.arena.simulate import simulate
 
     if (error := check_bot_kind(args.bot)) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)

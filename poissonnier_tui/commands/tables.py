@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from net.discovery import discover, sort_key
-    from poissonnier_tui.lan import GAME
+    from poissonnier_tui.hosting.lan import GAME
 
     try:
         ads = sort_key(asyncio.run(discover(GAME, args.timeout, args.interface)))
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(ad: Any) -> dict[str, Any]:
     """One table as a JSON-able map: the advert's fields plus ``joinable`` and ``why_not``."""
-    from poissonnier_tui.lan import incompatibility
+    from poissonnier_tui.hosting.lan import incompatibility
 
     why = incompatibility(ad)
     return {**ad.to_json(), "joinable": why is None, "why_not": why}

@@ -70,7 +70,7 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament; exit code 1 if any action was refused, 2 on bad arguments."""
-    from poissonnier_tui.simulate import tournament
+    from poissonnier_tui.arena.simulate import tournament
 
     lineup = list(args.bots)
     if len(lineup) == 1:

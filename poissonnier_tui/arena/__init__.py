@@ -1,0 +1,1 @@
+"""Many bot games without a server: simulate and tournament."""

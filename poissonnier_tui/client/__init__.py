@@ -1,0 +1,1 @@
+"""Playing or watching a table without a UI (headless join)."""

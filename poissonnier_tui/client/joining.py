@@ -1,0 +1,270 @@
+"""Joining a LAN table without the TUI: find it, reclaim a saved seat, play or watch headless.
+
+``poissonnier join --headless`` and ``poissonnier spectate --headless`` run
+:func:`join_headless`: find the table (by address, or through zeroconf),
+present the seat token saved for it (:mod:`poissonnier_tui.hosting.tokens`), then
+let a bot play the seat in the client (:func:`poissonnier_tui.client.headless.play_seat`)
+or just watch, printing plain lines and the final result as JSON. Used by
+the multi-process tests and by anyone who wants a bot at a friend's table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from net.client import JoinError, TableClient
+from net.discovery import Browser, TableAd, sort_key
+from net.frames import ConnectionLost
+from net.messages import Bye, Role, ServerMessage, View
+from poissonnier_tui import __version__
+from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
+from poissonnier_tui.hosting.tokens import TokenStore
+
+FIND_TIMEOUT = 5.0
+"""Seconds to look for a table on the LAN before giving up."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where to join: an address, and the table's name when known (keys saved tokens)."""
+
+    host: str
+    port: int
+    table: str | None = None
+
+    @property
+    def address(self) -> str:
+        """``host:port``."""
+        return format_address(self.host, self.port)
+
+
+def advice(code: str, address: str, spectators: bool = True) -> str:
+    """What a person can do about a refused join (``""`` when there is nothing to add)."""
+    if code in ("already_started", "table_full") and spectators:
+        return f"To watch instead: poissonnier spectate {address}"
+    if code == "bad_code":
+        return f"Ask the host for the code, then: poissonnier join {address} --code CODE"
+    if code == "version_mismatch":
+        return "Install the host's version (or ask the host to install yours)."
+    if code in ("unreachable", "timeout", "closed"):
+        return "Is the table still running? See what is around with: poissonnier tables"
+    return ""
+
+
+async def find_table(
+    *,
+    table: str | None,
+    interface: str | None,
+    timeout: float = FIND_TIMEOUT,
+    role: Role = "player",
+    say: Callable[[str], None] | None = None,
+    ours: Callable[[TableAd], bool] | None = None,
+) -> TableAd:
+    """Browse the LAN until a table this app can join shows up.
+
+    Args:
+        table: only a table with this name; ``None``: the first compatible one
+            (a lobby, or a table where ``ours`` says we hold a seat, for a
+            player; any state for a spectator).
+        interface: IPv4 address to browse on, or ``None`` for all.
+        timeout: seconds to look.
+        role: ``"player"`` or ``"spectator"``.
+        say: progress sentences.
+        ours: whether we hold a seat at this table (a saved token), so a
+            player finds it again once its game has started.
+
+    Raises:
+        JoinError: ``not_found`` (nothing suitable in time; the message lists
+            incompatible tables seen, naming their versions).
+        OSError: no usable interface.
+    """
+    found = asyncio.Event()
+    browser: Browser
+
+    def suitable(ad: TableAd) -> bool:
+        if table is not None and ad.name != table:
+            return False
+        if incompatibility(ad) is not None:
+            return False
+        if role == "spectator" or table is not None or ad.state == "lobby":
+            return True
+        return ours is not None and ours(ad)
+
+    def changed(_name: str, ad: TableAd | None) -> None:
+        if ad is not None and suitable(ad):
+            found.set()
+
+    browser = Browser(GAME, changed, interface)
+    if say is not None:
+        say(f"Looking for {'table ' + repr(table) if table else 'tables'} on the LAN…")
+    await browser.start()
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(found.wait(), timeout)
+        ads = sort_key(list(browser.tables.values()))
+    finally:
+        await browser.close()
+    for ad in ads:
+        if suitable(ad):
+            return ad
+    others = [f"{ad.name!r} ({why})" for ad in ads if (why := incompatibility(ad))]
+    what = f"a table named {table!r}" if table else "a table to join"
+    detail = f" Seen but not joinable: {'; '.join(others)}." if others else ""
+    raise JoinError("not_found", f"Found no {what} on the LAN in {timeout:g} s.{detail}")
+
+
+class Recorder:
+    """Appends every ``view`` frame to a JSON-lines file: ``{"rev": int, "view": map}``.
+
+    Flushed line by line, so a client killed mid-game leaves whole lines
+    (tests read these to check what crossed the wire).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._out: IO[str] = path.open("a", encoding="utf-8")
+
+    def __call__(self, msg: ServerMessage) -> None:
+        """Record ``msg`` if it is a view."""
+        if isinstance(msg, View):
+            self._out.write(json.dumps({"rev": msg.rev, "view": msg.view}) + "\n")
+            self._out.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._out.close()
+
+
+async def join_headless(
+    address: str | None,
+    *,
+    name: str,
+    role: Role = "player",
+    code: str | None = None,
+    table: str | None = None,
+    interface: str | None = None,
+    bot: str = "greedy",
+    seed: int = 0,
+    tokens: TokenStore | None = None,
+    record: Path | None = None,
+    find_timeout: float = FIND_TIMEOUT,
+    out: Callable[[str], None] = print,
+    err: Callable[[str], None] = print,
+) -> int:
+    """Join a table with no UI: a bot plays the seat (or we watch) until the game ends.
+
+    Prints ``Joined …``, ``Result: <json>`` at the end, and errors with advice
+    to ``err``. The seat's token is saved in ``tokens`` on joining (so a
+    restart reclaims the seat) and forgotten once the game is over.
+
+    Args:
+        address: ``HOST:PORT``, or ``None`` to find the table with zeroconf.
+        name: display name.
+        role: ``"player"`` or ``"spectator"``.
+        code: the table's join code.
+        table: with no address, join the table with this name.
+        interface: IPv4 address to browse on.
+        bot: bot kind that plays the seat.
+        seed: seeds the bot and its sampling of hidden cards.
+        tokens: where seat tokens are kept; ``None`` keeps none.
+        record: append every view frame to this JSON-lines file.
+        find_timeout: seconds to look for the table.
+        out / err: where lines go.
+
+    Returns:
+        0 when the game ended and the result was printed; 1 when the table
+        could not be joined or was lost before the end; 2 on a bad address.
+    """
+    from poissonnier_tui.client.headless import play_seat
+    from poissonnier_tui.games.poissonnier.bots import make_bot
+
+    try:
+        if address is not None:
+            host, port = parse_address(address)
+            target = Target(host, port, table)
+        else:
+
+            def ours(ad: TableAd) -> bool:
+                address = format_address(ad.address, ad.port)
+                return tokens is not None and tokens.find(address, ad.name, name) is not None
+
+            ad = await find_table(
+                table=table, interface=interface, timeout=find_timeout, role=role, say=out,
+                ours=ours,
+            )  # fmt: skip
+            target = Target(ad.address, ad.port, ad.name)
+            out(f"Found table {ad.name!r} at {target.address} ({ad.taken}/{ad.seats}, {ad.state}).")
+    except ValueError as exc:
+        err(f"poissonnier: {exc}")
+        return 2
+    except JoinError as exc:
+        err(f"poissonnier: {exc.message}")
+        return 1
+    saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
+    started = time.monotonic()
+    try:
+        client = await TableClient.connect(
+            target.host,
+            target.port,
+            name=name,
+            role=role,
+            token=saved.token if saved else None,
+            code=code,
+            app_version=__version__,
+            game=GAME,
+        )
+    except JoinError as exc:
+        err(f"poissonnier: could not join {target.address}: {exc.message}")
+        if tip := advice(exc.code, target.address):
+            err(tip)
+        return 1
+    address_text = target.address
+    if tokens is not None and client.token is not None and client.seat is not None:
+        tokens.save(address_text, client.table.name, client.seat, client.token, name)
+    where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
+    again = " (seat reclaimed)" if saved and client.token == saved.token else ""
+    out(
+        f"Joined {client.table.name!r} at {address_text} {where}{again} "
+        f"in {time.monotonic() - started:.3f} s."
+    )
+    recorder = Recorder(record) if record else None
+    result: dict[str, Any] | None = None
+    try:
+        if client.seat is not None:
+            result = await play_seat(client, make_bot(bot, seed), observe=recorder, seed=seed)
+        else:
+            result = await _watch(client, recorder)
+    except ConnectionLost:  # the table went away while we were sending a move
+        result = None
+    finally:
+        if recorder is not None:
+            recorder.close()
+        reason = client.lost_reason
+        await client.close()
+    if result is None:
+        err(f"poissonnier: lost the table before the end: {reason or 'connection closed'}")
+        return 1
+    if tokens is not None and client.seat is not None:
+        tokens.forget(address_text, name)
+    out("Result: " + json.dumps(result, sort_keys=True))
+    return 0
+
+
+async def _watch(
+    client: TableClient, observe: Callable[[ServerMessage], None] | None
+) -> dict[str, Any] | None:
+    """Read a spectator's frames until a view carries the result."""
+    async for msg in client.messages():
+        if observe is not None:
+            observe(msg)
+        if isinstance(msg, View) and msg.view.get("result") is not None:
+            return dict(msg.view["result"])
+        if isinstance(msg, Bye):
+            break
+    return None

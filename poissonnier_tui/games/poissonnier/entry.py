@@ -1,0 +1,24 @@
+"""Le Poissonnier's entry in the games registry (:mod:`poissonnier_tui.games`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from poissonnier_tui.games import GameEntry
+from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
+
+ENTRY: Final = GameEntry(
+    name=PoissonnierGame.name,
+    title="Le Poissonnier",
+    definition=PoissonnierGame(),
+    levels=LEVELS,
+    default_level=DEFAULT_LEVEL,
+    bot_kinds=BOT_KINDS,
+    make_bot=make_bot,
+    legal_from_view=legal_from_view,
+    ui="poissonnier_tui.games.poissonnier.ui",
+    options={},
+)
+"""Le Poissonnier in the games registry (:mod:`poissonnier_tui.games`)."""

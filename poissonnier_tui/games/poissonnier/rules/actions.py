@@ -1,0 +1,249 @@
+"""Player actions: typed dataclasses and their wire form (msgpack maps).
+
+Every action has a ``"type"`` key on the wire. :func:`parse_action` checks
+shape and types (not legality, which is the engine's job) and raises
+:class:`IllegalAction` with code ``"bad_action"`` for anything malformed.
+
+Wire forms (all lists may be empty unless said otherwise):
+
+======================  ==========================================================
+``place``               ``{"type": "place", "cards": [id, ...], "crate": i}`` §3.2
+``take_back``           ``{"type": "take_back", "crate": i}`` §3.2
+``ready`` / ``unready`` ``{"type": "ready"}`` §3.2, R6
+``buy_crate``           ``{"type": "buy_crate"}`` §7
+``serve``               ``{"type": "serve", "client": id, "fish": [id, ...],
+                        "glacons": [fish id, ...], "arrivages": ["T"|"F"|"M"|"D", ...]}`` §3.4, §6
+``propose``             ``{"type": "propose", "seller": seat, "fish": [[crate, count], ...],
+                        "seller_glacons": n, "seller_arrivages": n, "coins": n,
+                        "buyer_glacons": n, "buyer_arrivages": n, "counter": pid|None}`` §4
+``accept`` / ``decline`` / ``withdraw``  ``{"type": ..., "proposal": pid}`` §4, R8
+``end_turn``            ``{"type": "end_turn"}`` §3.4
+======================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+
+MAX_LIST = 32
+"""Longest id list accepted in one action (more is never legal)."""
+MAX_COUNT = 1000
+"""Largest count or coin amount accepted in one action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Lay fish from the hand into one crate during the fill step (RULES.md §3.2)."""
+
+    TYPE: ClassVar[str] = "place"
+    cards: tuple[str, ...]
+    crate: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take every fish of one crate back to the hand during the fill step (§3.2)."""
+
+    TYPE: ClassVar[str] = "take_back"
+    crate: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Declare the fill step done for this seat (§3.2)."""
+
+    TYPE: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True, slots=True)
+class Unready:
+    """Take back a ready declaration while the fill step is still open (ruling of ours, §3.2)."""
+
+    TYPE: ClassVar[str] = "unready"
+
+
+@dataclass(frozen=True, slots=True)
+class BuyCrate:
+    """Buy one more crate (RULES.md §7, R11, R12)."""
+
+    TYPE: ClassVar[str] = "buy_crate"
+
+
+@dataclass(frozen=True, slots=True)
+class Serve:
+    """Serve one of the first three clients (RULES.md §3.4, §6).
+
+    Attributes:
+        client: the client card id, among the first 3 of the queue.
+        fish: fish ids from the server's crates or bought this turn.
+        glacons: one entry per glaçon used: the fish id it improves.
+        arrivages: one entry per arrivage used: the freshness it stands for.
+    """
+
+    TYPE: ClassVar[str] = "serve"
+    client: str
+    fish: tuple[str, ...] = ()
+    glacons: tuple[str, ...] = ()
+    arrivages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Propose:
+    """Propose (or counter with) a deal between the active seat and one other (§4)."""
+
+    TYPE: ClassVar[str] = "propose"
+    seller: int
+    fish: tuple[tuple[int, int], ...] = ()
+    seller_glacons: int = 0
+    seller_arrivages: int = 0
+    coins: int = 0
+    buyer_glacons: int = 0
+    buyer_arrivages: int = 0
+    counter: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Say yes to a proposal; with the proposer's yes it binds and settles (R8)."""
+
+    TYPE: ClassVar[str] = "accept"
+    proposal: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Refuse a proposal made to this seat; it is removed (§4)."""
+
+    TYPE: ClassVar[str] = "decline"
+    proposal: int
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """Withdraw one's own proposal (§4)."""
+
+    TYPE: ClassVar[str] = "withdraw"
+    proposal: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the active seat's turn (§3.4)."""
+
+    TYPE: ClassVar[str] = "end_turn"
+
+
+Action = (
+    Place | TakeBack | Ready | Unready | BuyCrate | Serve | Propose | Accept | Decline
+    | Withdraw | EndTurn
+)  # fmt: skip
+
+_CLASSES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (Place, TakeBack, Ready, Unready, BuyCrate, Serve, Propose, Accept, Decline,
+                Withdraw, EndTurn)
+}  # fmt: skip
+
+# Field kinds for parsing: "ids" = list of short str, "int" = bounded int,
+# "optint" = bounded int or None, "str" = short str.
+_FIELDS: dict[str, dict[str, str]] = {
+    "place": {"cards": "ids", "crate": "int"},
+    "take_back": {"crate": "int"},
+    "ready": {},
+    "unready": {},
+    "buy_crate": {},
+    "serve": {"client": "str", "fish": "ids", "glacons": "ids", "arrivages": "ids"},
+    "propose": {
+        "seller": "int", "fish": "pairs", "seller_glacons": "int", "seller_arrivages": "int",
+        "coins": "int", "buyer_glacons": "int", "buyer_arrivages": "int", "counter": "optint",
+    },
+    "accept": {"proposal": "int"},
+    "decline": {"proposal": "int"},
+    "withdraw": {"proposal": "int"},
+    "end_turn": {},
+}  # fmt: skip
+_OPTIONAL = {"fish", "glacons", "arrivages", "seller_glacons", "seller_arrivages", "coins",
+             "buyer_glacons", "buyer_arrivages", "counter"}  # fmt: skip
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction("bad_action", "wire", message)
+
+
+def _field(kind: str, name: str, value: Any) -> Any:
+    if kind == "ids":
+        if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
+            raise _bad(f"'{name}' must be a list of at most {MAX_LIST} card ids")
+        if not all(isinstance(v, str) and 0 < len(v) <= 4 for v in value):
+            raise _bad(f"'{name}' must hold card ids such as 'T01'")
+        return tuple(value)
+    if kind == "pairs":
+        if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
+            raise _bad(f"'{name}' must be a list of [crate, count] pairs")
+        pairs = []
+        for pair in value:
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise _bad(f"'{name}' must be a list of [crate, count] pairs")
+            pairs.append((_field("int", name, pair[0]), _field("int", name, pair[1])))
+        return tuple(pairs)
+    if kind == "str":
+        if not isinstance(value, str) or not 0 < len(value) <= 4:
+            raise _bad(f"'{name}' must be a card id such as 'C05'")
+        return value
+    if kind == "optint" and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise _bad(f"'{name}' must be a whole number from 0 to {MAX_COUNT}")
+    return value
+
+
+def parse_action(wire: Mapping[str, Any]) -> Action:
+    """Build an :data:`Action` from its wire map.
+
+    Args:
+        wire: a map with ``"type"`` and the fields listed in the module docstring.
+            Unknown keys are refused so that typos are not silently ignored.
+
+    Returns:
+        The typed action.
+
+    Raises:
+        IllegalAction: code ``"bad_action"`` for an unknown type, a missing,
+            unknown or mistyped field.
+    """
+    if not isinstance(wire, Mapping):
+        raise _bad("an action must be a map with a 'type'")
+    kind = wire.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise _bad(f"unknown action type {kind!r}; expected one of {', '.join(_FIELDS)}")
+    spec = _FIELDS[kind]
+    extra = set(wire) - set(spec) - {"type"}
+    if extra:
+        raise _bad(f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in '{kind}'")
+    values: dict[str, Any] = {}
+    for name, field_kind in spec.items():
+        if name not in wire:
+            if name in _OPTIONAL:
+                continue
+            raise _bad(f"'{kind}' needs the field '{name}'")
+        values[name] = _field(field_kind, name, wire[name])
+    action: Action = _CLASSES[kind](**values)
+    return action
+
+
+def to_wire(action: Action) -> dict[str, Any]:
+    """The wire map of ``action`` (inverse of :func:`parse_action`)."""
+    wire: dict[str, Any] = {"type": action.TYPE}
+    # fields() + getattr rather than asdict(): asdict deep-copies recursively
+    # and dominated bot simulations, which convert thousands of actions.
+    for f in fields(action):
+        value = getattr(action, f.name)
+        name = f.name
+        if isinstance(value, tuple):
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
+        wire[name] = value
+    return wire

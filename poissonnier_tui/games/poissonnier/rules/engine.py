@@ -1,0 +1,813 @@
+"""The rules of Le Poissonnier as a pure, deterministic state machine.
+
+No I/O, no clock, no asyncio: :func:`new_game` builds a :class:`GameState`
+from a seed, :func:`apply` validates an action for a seat and mutates the
+state, or raises :class:`IllegalAction` and leaves it untouched. The seeded
+``state.rng`` is the only randomness (R3). :func:`legal_actions` enumerates a
+seat's options for bots and tests.
+
+The turn (RULES.md §3) runs itself between decisions: the draw (§3.1) and the
+call of clients (§3.3) need no choice, so the engine performs them as soon as
+the previous step ends. Decisions are: the fill step (every seat, at once),
+then serving and dealing (the active seat, others answering deals), and
+buying crates (anyone, any time).
+
+Rulings of ours where RULES.md is silent (also in the README):
+
+* A seat may take back its ready declaration (``unready``) while the fill step
+  is still open; during the step its arrangement is private (R15) and others
+  see its crates as they were.
+* At most one glaçon per fish in one order (a glaçon makes "one fish" one
+  level better); a glaçon on an undecided client is refused as wasted.
+* A deal must give the buyer at least one card; coins may be 0.
+* When the queue is full and no client can be drawn, nothing is dropped.
+* A call of clients stops when the client deck and its discard hold nothing
+  but inspectors, so inspectors cannot cycle forever.
+* A proposal naming special cards from a hand is checked against that hand
+  only when it is accepted, so a proposal never reveals a hand's contents.
+* Two crates may hold the same freshness; a crate bought during the fill step
+  can be filled in that step (§7 only keeps crates bought later empty).
+* A client may be served with special cards alone (specials from the hand are
+  allowed by §3.4); an inspector reshuffled back (R7) may act again in the
+  same call.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    Action,
+    BuyCrate,
+    Decline,
+    EndTurn,
+    Place,
+    Propose,
+    Ready,
+    Serve,
+    TakeBack,
+    Unready,
+    Withdraw,
+    parse_action,
+)
+from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.orders import check_order, serve_plans
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.state import (
+    Crate,
+    Event,
+    GameState,
+    Phase,
+    Proposal,
+    SeatState,
+)
+
+__all__ = [
+    "apply",
+    "apply_wire",
+    "legal_actions",
+    "new_game",
+    "volunteers",
+    "waiting_on",
+]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(
+    seed: int,
+    players: int,
+    first_player: int | None = None,
+) -> GameState:
+    """Set up a game (RULES.md §2) and start turn 1 up to its fill step.
+
+    Args:
+        seed: any int; the same seed, players and actions give the same game (R3).
+        players: 2..5.
+        first_player: the seat the host picked to start, or ``None`` for the
+            seed to draw one (R4).
+
+    Returns:
+        A state in :attr:`Phase.FILL` of turn 1, after the first draw (§3.1).
+
+    Raises:
+        ValueError: ``players`` outside 2..5 or ``first_player`` not a seat.
+    """
+    if not cards.MIN_PLAYERS <= players <= cards.MAX_PLAYERS:
+        raise ValueError(f"Le Poissonnier is for 2 to 5 players, not {players}")
+    if first_player is not None and not 0 <= first_player < players:
+        raise ValueError(f"first player must be a seat 0..{players - 1}")
+    rng = random.Random(seed)
+    fish_deck = cards.fish_deck()
+    client_deck = cards.client_deck()
+    rng.shuffle(fish_deck)
+    rng.shuffle(client_deck)
+    seats = []
+    for _ in range(players):
+        hand = [fish_deck.pop() for _ in range(cards.HAND_SIZE)]
+        seats.append(
+            SeatState(hand=hand, crates=[Crate(fish_deck.pop())], coins=cards.STARTING_COINS)
+        )
+    state = GameState(
+        players=players,
+        seed=seed,
+        rng=rng,
+        fish_deck=fish_deck,
+        client_deck=client_deck,
+        fish_discard=[],
+        client_discard=[],
+        queue=[],
+        seats=seats,
+        first_player=0,
+        active=0,
+    )
+    # §2.4: reveal 4 clients; an inspector here is discarded and replaced, no fine.
+    while len(state.queue) < cards.QUEUE_START and _can_draw_client(state):
+        client = _draw_client(state)
+        if cards.is_inspector(client):
+            state.client_discard.append(client)
+            _log(state, {"t": "inspector_setup", "client": client})
+        else:
+            state.queue.append(client)
+    start = rng.randrange(players) if first_player is None else first_player
+    state.first_player = state.active = start
+    _log(state, {"t": "setup", "players": players, "first": start})
+    _start_turn(state)
+    return state
+
+
+def _log(state: GameState, event: Event) -> None:
+    """Append a public event. Events name fish by freshness code, never by card id."""
+    event["turn"] = state.turn
+    state.log.append(event)
+
+
+def codes(fish: Iterable[str]) -> str:
+    """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
+    return "".join(sorted((f[0] for f in fish), key="TFMDPGA".index))
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+def _start_turn(state: GameState) -> None:
+    """§3.1 draw, then open the §3.2 fill step."""
+    n = state.players
+    _log(state, {"t": "turn", "seat": state.active})
+    drawn = []
+    for k in range(n):
+        seat = (state.active + k) % n
+        count = cards.ACTIVE_DRAW[n] if k == 0 else 1
+        got = 0
+        for _ in range(count):
+            if not state.fish_deck:  # R5: a draw from an empty deck is skipped
+                break
+            state.seats[seat].hand.append(state.fish_deck.pop())
+            got += 1
+        drawn.append([seat, got])
+    _log(state, {"t": "draw", "counts": drawn})
+    _note_deck_empty(state)
+    state.phase = Phase.FILL
+    for s in state.seats:
+        s.ready = False
+        s.draft_hand = list(s.hand)
+        s.draft_crates = [c.copy() for c in s.crates]
+
+
+def _note_deck_empty(state: GameState) -> None:
+    if not state.fish_deck and not state.last_turn:
+        state.last_turn = True  # R13: this turn is played to its end, then the game ends
+        _log(state, {"t": "last_turn"})
+
+
+def _end_fill(state: GameState) -> None:
+    """Every seat is ready: reveal all crates together (R15), call clients (§3.3)."""
+    for s in state.seats:
+        assert s.draft_hand is not None and s.draft_crates is not None
+        s.hand, s.crates = s.draft_hand, s.draft_crates
+        s.draft_hand = s.draft_crates = None
+    _log(state, {"t": "reveal", "crates": [[codes(c.fish) for c in s.crates] for s in state.seats]})
+    _call_clients(state)
+    state.phase = Phase.SERVE
+
+
+def _can_draw_client(state: GameState) -> bool:
+    """Some non-inspector client is left in the deck or its discard pile."""
+    return any(not cards.is_inspector(c) for c in state.client_deck) or any(
+        not cards.is_inspector(c) for c in state.client_discard
+    )
+
+
+def _draw_client(state: GameState) -> str:
+    if not state.client_deck:  # R7: reshuffle the discard into a new deck
+        state.client_deck, state.client_discard = state.client_discard, []
+        state.rng.shuffle(state.client_deck)
+        _log(state, {"t": "reshuffle", "size": len(state.client_deck)})
+    return state.client_deck.pop()
+
+
+def _call_clients(state: GameState) -> None:
+    """§3.3: fill the queue to 5 (or drop the front and draw one), inspectors act (§5)."""
+    if len(state.queue) >= cards.QUEUE_MAX and _can_draw_client(state):
+        dropped = state.queue.pop(0)
+        state.client_discard.append(dropped)
+        _log(state, {"t": "drop", "client": dropped})
+    while len(state.queue) < cards.QUEUE_MAX and _can_draw_client(state):
+        client = _draw_client(state)
+        if cards.is_inspector(client):
+            _inspect(state, client)
+            state.client_discard.append(client)
+        else:
+            state.queue.append(client)
+            _log(state, {"t": "call", "client": client})
+
+
+def _inspect(state: GameState, inspector: str) -> None:
+    """§5, R10: discard every rotten fish in crates; pay 1 coin once, if any coin."""
+    fined = []
+    for seat, s in enumerate(state.seats):
+        rotten = [f for c in s.crates for f in c.fish if f[0] == "P"]
+        if not rotten:
+            continue
+        for c in s.crates:
+            c.fish = [f for f in c.fish if f[0] != "P"]
+        state.fish_discard.extend(rotten)
+        paid = 1 if s.coins > 0 else 0
+        s.coins -= paid
+        fined.append({"seat": seat, "fish": len(rotten), "paid": paid})
+    _log(state, {"t": "inspector", "client": inspector, "fined": fined})
+
+
+def _end_turn(state: GameState) -> None:
+    """§3.4 end: bought fish left go to hand (R9), proposals lapse, next seat or end (R13)."""
+    active = state.seats[state.active]
+    if state.bought:
+        active.hand.extend(state.bought)
+        _log(state, {"t": "bought_to_hand", "seat": state.active, "count": len(state.bought)})
+        state.bought = []
+    state.proposals.clear()
+    _log(state, {"t": "end_turn", "seat": state.active})
+    if state.last_turn:
+        _finish(state)
+        return
+    state.active = (state.active + 1) % state.players
+    state.turn += 1
+    _start_turn(state)
+
+
+def _finish(state: GameState) -> None:
+    """§8: the game is over; decide the winner."""
+    state.phase = Phase.OVER
+    scores = [Score(i, s.coins, len(s.clients), s.stamps) for i, s in enumerate(state.seats)]
+    state.result = decide_winner(scores)
+    state.result["seed"] = state.seed
+    state.result["turns"] = state.turn
+    _log(state, {"t": "game_over", "winners": state.result["winners"]})
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def waiting_on(state: GameState) -> frozenset[int]:
+    """Seats whose decision the game waits for now.
+
+    Fill step: every seat not yet ready. Serve: the active seat, plus every
+    seat that must answer a proposal made to it. Over: nobody.
+    """
+    if state.phase is Phase.FILL:
+        return frozenset(i for i, s in enumerate(state.seats) if not s.ready)
+    if state.phase is Phase.SERVE:
+        answering = {_other_party(p, state.active) for p in state.proposals}
+        return frozenset({state.active} | answering)
+    return frozenset()
+
+
+def volunteers(state: GameState) -> frozenset[int]:
+    """Seats the game does not wait for that may still act now, unasked.
+
+    Serve (RULES.md §4, "anyone may propose"): every seat but the active one
+    that is not answering a proposal may offer the active player fish from its
+    crates. A table gives these seats a chance to act after each change but
+    never waits on them, so they have no deadline. Fill step and game over:
+    nobody (every seat still filling is waited on; a ready seat could only
+    unready or buy a crate, §7, which a table need not prompt).
+    """
+    if state.phase is not Phase.SERVE:
+        return frozenset()
+    return frozenset(range(state.players)) - waiting_on(state)
+
+
+def _other_party(p: Proposal, active: int) -> int:
+    return active if p.proposer == p.seller else p.seller
+
+
+def usable_fish(state: GameState, seat: int) -> list[str]:
+    """Fish ``seat`` could serve with now: its crates, plus bought fish if active (§3.4)."""
+    s = state.seats[seat]
+    fish = [f for c in s.crates for f in c.fish]
+    if seat == state.active:
+        fish += state.bought
+    return fish
+
+
+def next_crate_price(state: GameState, seat: int) -> int:
+    """Coins the next crate costs ``seat`` (R11)."""
+    return cards.crate_price(len(state.seats[seat].crates))
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply_wire(state: GameState, seat: int, wire: Mapping[str, Any]) -> None:
+    """Parse a wire action and :func:`apply` it.
+
+    Raises:
+        IllegalAction: malformed (code ``"bad_action"``) or illegal; state unchanged.
+    """
+    apply(state, seat, parse_action(wire))
+
+
+def apply(state: GameState, seat: int, action: Action) -> None:
+    """Validate ``action`` for ``seat`` and carry it out.
+
+    Args:
+        state: mutated in place on success.
+        seat: the acting seat, ``0 .. players - 1``.
+        action: one of :mod:`poissonnier_tui.games.poissonnier.rules.actions`.
+
+    Raises:
+        IllegalAction: the action breaks a rule (the code and the rule cited
+            say which); ``state`` is unchanged.
+    """
+    if not 0 <= seat < state.players:
+        raise IllegalAction("bad_seat", "§3", f"there is no seat {seat}")
+    if state.phase is Phase.OVER:
+        raise IllegalAction("game_over", "§8", "the game is over")
+    handler = _HANDLERS[type(action)]
+    handler(state, seat, action)
+    _lapse_proposals(state)
+
+
+def _fill_seat(state: GameState, seat: int) -> SeatState:
+    if state.phase is not Phase.FILL:
+        raise IllegalAction("not_fill", "§3.2", "crates can be filled only in the fill step")
+    s = state.seats[seat]
+    if s.ready:
+        raise IllegalAction(
+            "already_ready",
+            "§3.2",
+            "you have declared ready; take it back first to change your crates",
+        )
+    return s
+
+
+def _crate_index(crates: list[Crate], index: int) -> Crate:
+    if not 0 <= index < len(crates):
+        raise IllegalAction("bad_crate", "§3.2", f"you have no crate {index + 1}")
+    return crates[index]
+
+
+def _place(state: GameState, seat: int, action: Place) -> None:
+    s = _fill_seat(state, seat)
+    assert s.draft_hand is not None and s.draft_crates is not None
+    crate = _crate_index(s.draft_crates, action.crate)
+    if not action.cards:
+        raise IllegalAction("bad_place", "§3.2", "choose at least one fish to place")
+    if len(set(action.cards)) != len(action.cards):
+        raise IllegalAction("bad_place", "§3.2", "a card is named twice")
+    for card in action.cards:
+        if card not in s.draft_hand:
+            raise IllegalAction("not_in_hand", "§3.2", f"{card} is not in your hand")
+        if cards.is_special(card):
+            raise IllegalAction(
+                "special_in_crate", "§1", "special cards stay in the hand; they never go in a crate"
+            )
+    kinds = {c[0] for c in action.cards} | {f[0] for f in crate.fish}
+    if len(kinds) > 1:
+        raise IllegalAction("mixed_crate", "§3.2", "a crate holds fish of one freshness only")
+    for card in action.cards:
+        s.draft_hand.remove(card)
+        crate.fish.append(card)
+
+
+def _take_back(state: GameState, seat: int, action: TakeBack) -> None:
+    s = _fill_seat(state, seat)
+    assert s.draft_hand is not None and s.draft_crates is not None
+    crate = _crate_index(s.draft_crates, action.crate)
+    if not crate.fish:
+        raise IllegalAction("empty_crate", "§3.2", f"crate {action.crate + 1} is already empty")
+    s.draft_hand.extend(crate.fish)
+    crate.fish = []
+
+
+def _ready(state: GameState, seat: int, action: Ready) -> None:
+    s = _fill_seat(state, seat)
+    s.ready = True
+    _log(state, {"t": "ready", "seat": seat})
+    if all(x.ready for x in state.seats):
+        _end_fill(state)
+
+
+def _unready(state: GameState, seat: int, action: Unready) -> None:
+    if state.phase is not Phase.FILL:
+        raise IllegalAction("not_fill", "§3.2", "the fill step is over")
+    s = state.seats[seat]
+    if not s.ready:
+        raise IllegalAction("not_ready", "§3.2", "you have not declared ready")
+    s.ready = False
+    _log(state, {"t": "unready", "seat": seat})
+
+
+def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
+    s = state.seats[seat]
+    if len(s.crates) >= cards.MAX_CRATES:
+        raise IllegalAction("max_crates", "R12", f"a stall has at most {cards.MAX_CRATES} crates")
+    if not state.fish_deck:
+        raise IllegalAction(
+            "deck_empty", "§7", "no crate can be bought once the fish deck is empty"
+        )
+    price = cards.crate_price(len(s.crates))
+    if s.coins < price:
+        raise IllegalAction(
+            "no_coins", "R11", f"the next crate costs {price} coins; you have {s.coins}"
+        )
+    s.coins -= price
+    crate = Crate(state.fish_deck.pop())
+    s.crates.append(crate)
+    if s.draft_crates is not None:
+        s.draft_crates.append(Crate(crate.marker))
+    _log(state, {"t": "buy_crate", "seat": seat, "price": price, "crates": len(s.crates)})
+    _note_deck_empty(state)
+
+
+def _serve_phase(state: GameState, seat: int, what: str) -> None:
+    if state.phase is not Phase.SERVE:
+        raise IllegalAction("not_serve", "§3.4", f"{what} only after the fill step and the call")
+    if seat != state.active:
+        raise IllegalAction("not_active", "§3.4", f"only the active player can {what}")
+
+
+def _serve(state: GameState, seat: int, action: Serve) -> None:
+    _serve_phase(state, seat, "serve")
+    if action.client not in state.queue[: cards.SERVABLE]:
+        raise IllegalAction(
+            "not_servable", "§3.4", f"{action.client} is not among the first 3 clients of the queue"
+        )
+    client = CLIENTS[action.client]
+    s = state.seats[seat]
+    if len(set(action.fish)) != len(action.fish):
+        raise IllegalAction("bad_order", "§6", "a fish is named twice")
+    usable = set(usable_fish(state, seat))
+    for f in action.fish:
+        if f not in usable:
+            where = "your hand" if f in s.hand else "neither your crates nor bought this turn"
+            raise IllegalAction(
+                "fish_not_usable", "§3.4", f"{f} is in {where}: only crate or bought fish can serve"
+            )
+    hand_kinds = Counter(c[0] for c in s.hand)
+    if len(action.glacons) > hand_kinds[cards.GLACON]:
+        raise IllegalAction("no_special", "§3.4", "you do not hold that many glaçons")
+    if len(action.arrivages) > hand_kinds[cards.ARRIVAGE]:
+        raise IllegalAction("no_special", "§3.4", "you do not hold that many arrivages")
+    check_order(client, action.fish, action.glacons, action.arrivages)
+    # Valid: carry it out.
+    for f in action.fish:
+        if f in state.bought:
+            state.bought.remove(f)
+        else:
+            for c in s.crates:
+                if f in c.fish:
+                    c.fish.remove(f)
+                    break
+    used = _take_specials(s.hand, len(action.glacons), len(action.arrivages))
+    state.fish_discard.extend(action.fish)
+    state.fish_discard.extend(used)
+    state.queue.remove(action.client)
+    s.clients.append(action.client)
+    s.coins += client.coins
+    s.stamps += client.stamps
+    _log(
+        state,
+        {
+            "t": "serve",
+            "seat": seat,
+            "client": action.client,
+            "fish": codes(action.fish),
+            "glacons": len(action.glacons),
+            "arrivages": "".join(action.arrivages),
+            "coins": client.coins,
+            "stamps": client.stamps,
+        },
+    )
+
+
+def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
+    """Remove that many specials from ``hand`` (caller checked they exist)."""
+    taken = []
+    for kind, n in ((cards.GLACON, glacons), (cards.ARRIVAGE, arrivages)):
+        for card in [c for c in hand if c[0] == kind][:n]:
+            hand.remove(card)
+            taken.append(card)
+    return taken
+
+
+def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
+    kinds = Counter(c[0] for c in hand)
+    return kinds[cards.GLACON] >= glacons and kinds[cards.ARRIVAGE] >= arrivages
+
+
+def _propose(state: GameState, seat: int, action: Propose) -> None:
+    if state.phase is not Phase.SERVE:
+        raise IllegalAction("not_serve", "§4", "deals are made only while the active player serves")
+    active = state.active
+    seller = action.seller
+    if seat != active and seller != seat:
+        raise IllegalAction(
+            "not_party", "§4", "you can only deal with the active player, as seller"
+        )
+    if not 0 <= seller < state.players or seller == active:
+        raise IllegalAction(
+            "bad_seller", "§4", "the seller must be another player than the active one"
+        )
+    if not action.fish and not action.seller_glacons and not action.seller_arrivages:
+        raise IllegalAction("empty_deal", "§4", "a deal gives the buyer at least one fish or card")
+    crates = state.seats[seller].crates
+    named = [k for k, _ in action.fish]
+    if len(set(named)) != len(named):
+        raise IllegalAction("bad_deal", "§4", "a crate is named twice")
+    for k, n in action.fish:
+        if not 0 <= k < len(crates) or not 1 <= n <= len(crates[k].fish):
+            raise IllegalAction(
+                "fish_not_in_crate",
+                "§4",
+                "the seller's crate does not hold that many fish; only crate fish are sold",
+            )
+    buyer = state.seats[active]
+    if action.coins > buyer.coins:
+        raise IllegalAction("no_coins", "§4", f"the buyer holds only {buyer.coins} coins")
+    own_hand = state.seats[seat].hand
+    own_g, own_a = (
+        (action.seller_glacons, action.seller_arrivages)
+        if seat == seller
+        else (action.buyer_glacons, action.buyer_arrivages)
+    )
+    if not _has_specials(own_hand, own_g, own_a):
+        raise IllegalAction("no_special", "§4", "you do not hold the special cards you offer")
+    if action.counter is not None:
+        old = _find_proposal(state, action.counter)
+        if old.seller != seller or _other_party(old, active) != seat:
+            raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
+        state.proposals.remove(old)
+    p = Proposal(
+        id=state.next_proposal,
+        proposer=seat,
+        seller=seller,
+        fish=[(k, n, crates[k].fish[0][0]) for k, n in action.fish],
+        seller_glacons=action.seller_glacons,
+        seller_arrivages=action.seller_arrivages,
+        coins=action.coins,
+        buyer_glacons=action.buyer_glacons,
+        buyer_arrivages=action.buyer_arrivages,
+        counters=action.counter,
+    )
+    state.next_proposal += 1
+    state.proposals.append(p)
+    _log(
+        state,
+        {"t": "propose", "seat": seat, "proposal": proposal_wire(p), "counter": action.counter},
+    )
+
+
+def proposal_wire(p: Proposal) -> dict[str, Any]:
+    """The public wire map of a proposal (RULES.md §4: proposals are public).
+
+    ``"fish"`` is a list of ``[crate index, count, freshness code]``;
+    ``"counters"`` the id of the proposal it replaced as a counter-offer, or ``None``.
+    """
+    return {
+        "id": p.id,
+        "proposer": p.proposer,
+        "seller": p.seller,
+        "fish": [[k, n, code] for k, n, code in p.fish],
+        "seller_glacons": p.seller_glacons,
+        "seller_arrivages": p.seller_arrivages,
+        "coins": p.coins,
+        "buyer_glacons": p.buyer_glacons,
+        "buyer_arrivages": p.buyer_arrivages,
+        "counters": p.counters,
+    }
+
+
+def _find_proposal(state: GameState, pid: int) -> Proposal:
+    for p in state.proposals:
+        if p.id == pid:
+            return p
+    raise IllegalAction("no_proposal", "§4", f"there is no open proposal #{pid}")
+
+
+def _accept(state: GameState, seat: int, action: Accept) -> None:
+    p = _find_proposal(state, action.proposal)
+    active = state.active
+    if seat != _other_party(p, active):
+        raise IllegalAction("not_party", "R8", "only the other side of a proposal can accept it")
+    seller, buyer = state.seats[p.seller], state.seats[active]
+    mine_g, mine_a = (
+        (p.seller_glacons, p.seller_arrivages)
+        if seat == p.seller
+        else (p.buyer_glacons, p.buyer_arrivages)
+    )
+    if not _has_specials(state.seats[seat].hand, mine_g, mine_a):
+        raise IllegalAction(
+            "no_special", "§4", "you do not hold the special cards this deal asks of you"
+        )
+    theirs = (
+        (seller.hand, p.seller_glacons, p.seller_arrivages)
+        if seat != p.seller
+        else (buyer.hand, p.buyer_glacons, p.buyer_arrivages)
+    )
+    if not _has_specials(*theirs):
+        state.proposals.remove(p)  # §4: it can no longer be carried out
+        _log(state, {"t": "lapse", "proposal": p.id})
+        return
+    # R8: both sides said yes; settle at once.
+    for k, n, _ in p.fish:
+        crate = seller.crates[k]
+        state.bought.extend(crate.fish[-n:])
+        del crate.fish[-n:]
+    buyer.coins -= p.coins
+    seller.coins += p.coins
+    seller.hand.extend(_take_specials(buyer.hand, p.buyer_glacons, p.buyer_arrivages))
+    buyer.hand.extend(_take_specials(seller.hand, p.seller_glacons, p.seller_arrivages))
+    state.proposals.remove(p)
+    _log(state, {"t": "deal", "seat": seat, "proposal": proposal_wire(p)})
+
+
+def _decline(state: GameState, seat: int, action: Decline) -> None:
+    p = _find_proposal(state, action.proposal)
+    if seat != _other_party(p, state.active):
+        raise IllegalAction("not_party", "§4", "only the other side of a proposal can decline it")
+    state.proposals.remove(p)
+    _log(state, {"t": "decline", "seat": seat, "proposal": p.id})
+
+
+def _withdraw(state: GameState, seat: int, action: Withdraw) -> None:
+    p = _find_proposal(state, action.proposal)
+    if seat != p.proposer:
+        raise IllegalAction("not_proposer", "§4", "only the proposer can withdraw a proposal")
+    state.proposals.remove(p)
+    _log(state, {"t": "withdraw", "seat": seat, "proposal": p.id})
+
+
+def _end_turn_action(state: GameState, seat: int, action: EndTurn) -> None:
+    _serve_phase(state, seat, "end the turn")
+    _end_turn(state)
+
+
+def _lapse_proposals(state: GameState) -> None:
+    """§4: a proposal lapses once a fish it names has moved or the buyer lacks the coins."""
+    if not state.proposals:
+        return
+    buyer_coins = state.seats[state.active].coins
+    keep = []
+    for p in state.proposals:
+        crates = state.seats[p.seller].crates
+        if p.coins > buyer_coins or any(len(crates[k].fish) < n for k, n, _ in p.fish):
+            _log(state, {"t": "lapse", "proposal": p.id})
+        else:
+            keep.append(p)
+    state.proposals = keep
+
+
+_HANDLERS: dict[type[Any], Any] = {
+    Place: _place,
+    TakeBack: _take_back,
+    Ready: _ready,
+    Unready: _unready,
+    BuyCrate: _buy_crate,
+    Serve: _serve,
+    Propose: _propose,
+    Accept: _accept,
+    Decline: _decline,
+    Withdraw: _withdraw,
+    EndTurn: _end_turn_action,
+}
+
+
+# --------------------------------------------------------------------------- legal actions
+
+#: Highest price enumerated per proposal by :func:`legal_actions` (any price is legal).
+ENUMERATED_MAX_PRICE = 6
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """A finite list of legal actions for ``seat`` now.
+
+    Exhaustive for every action kind except two families with too many
+    members, which are sampled: ``place`` is listed one card per
+    (freshness, crate) pair, and ``propose`` one crate's fish of one freshness
+    (1..all of them) at each price 0..min(the buyer's coins, 6), with no
+    special cards: the active seat asking any other seat's crates, and in the
+    serve step every other seat offering its own crates unasked (§4).
+    Every listed action is accepted by :func:`apply`.
+
+    Returns:
+        Actions; empty when the seat has nothing to decide (e.g. game over).
+    """
+    if state.phase is Phase.OVER:
+        return []
+    out: list[Action] = []
+    s = state.seats[seat]
+    if (
+        len(s.crates) < cards.MAX_CRATES
+        and state.fish_deck
+        and s.coins >= cards.crate_price(len(s.crates))
+    ):
+        out.append(BuyCrate())
+    if state.phase is Phase.FILL:
+        if s.ready:
+            out.append(Unready())
+            return out
+        assert s.draft_hand is not None and s.draft_crates is not None
+        out.append(Ready())
+        first_of: dict[str, str] = {}
+        for card in s.draft_hand:
+            if not cards.is_special(card):
+                first_of.setdefault(card[0], card)
+        for i, crate in enumerate(s.draft_crates):
+            if crate.fish:
+                out.append(TakeBack(i))
+                if crate.fish[0][0] in first_of:
+                    out.append(Place((first_of[crate.fish[0][0]],), i))
+            else:
+                out.extend(Place((card,), i) for card in first_of.values())
+        return out
+    # Serve phase.
+    active = state.active
+    for p in state.proposals:
+        if seat == _other_party(p, active):
+            out += [Accept(p.id), Decline(p.id)]
+        if seat == p.proposer:
+            out.append(Withdraw(p.id))
+    if seat != active:
+        # Unasked offers to the active player (§4): sampled like the buyer's family.
+        buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
+        for k, crate in enumerate(s.crates):
+            for n in range(1, len(crate.fish) + 1):
+                for price in range(buyer_cap + 1):
+                    out.append(Propose(seat, ((k, n),), coins=price))
+        return out
+    out.append(EndTurn())
+    out.extend(_serve_actions(state, seat))
+    price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
+    for other in range(state.players):
+        if other == active:
+            continue
+        for k, crate in enumerate(state.seats[other].crates):
+            for n in range(1, len(crate.fish) + 1):
+                for price in range(price_cap + 1):
+                    out.append(Propose(other, ((k, n),), coins=price))
+    return out
+
+
+def _serve_actions(state: GameState, seat: int) -> list[Serve]:
+    """One concrete :class:`Serve` per distinct plan per servable client."""
+    s = state.seats[seat]
+    by_code: dict[str, list[str]] = {}
+    # Bought fish first: they would otherwise go back to the hand (R9).
+    for f in state.bought + [f for c in s.crates for f in c.fish]:
+        by_code.setdefault(f[0], []).append(f)
+    counts = Counter({k: len(v) for k, v in by_code.items()})
+    kinds = Counter(c[0] for c in s.hand)
+    out = []
+    seen: set[str] = set()
+    for client_id in state.queue[: cards.SERVABLE]:
+        if client_id in seen:
+            continue
+        seen.add(client_id)
+        client = CLIENTS[client_id]
+        for plan in serve_plans(client, counts, kinds[cards.GLACON], kinds[cards.ARRIVAGE]):
+            taken: dict[str, int] = {}
+            fish: list[str] = []
+            glacons: list[str] = []
+            for code, n in plan.raw:
+                fish += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
+                taken[code] = taken.get(code, 0) + n
+            for code, n in plan.iced:
+                iced = by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
+                taken[code] = taken.get(code, 0) + n
+                fish += iced
+                glacons += iced
+            out.append(Serve(client_id, tuple(fish), tuple(glacons), plan.arrivages))
+    return out
+
+
+def is_undecided(client: str) -> bool:
+    """True for a Client indécis card (RULES.md §5)."""
+    return CLIENTS[client].kind is ClientKind.UNDECIDED

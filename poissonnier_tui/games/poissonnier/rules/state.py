@@ -1,0 +1,205 @@
+"""The full, hidden-information-bearing state of one game (RULES.md §1–§9).
+
+Only the engine (:mod:`poissonnier_tui.games.poissonnier.rules.engine`) mutates it and only
+:func:`poissonnier_tui.games.poissonnier.rules.view.view_for` reads it for anyone outside the
+server. Decks are lists whose *end* is the top card (``pop()`` draws).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+#: A public log event: a msgpack-able map with at least ``"t"`` (its type).
+Event = dict[str, Any]
+
+
+class Phase(StrEnum):
+    """Where the current turn stands (RULES.md §3)."""
+
+    FILL = "fill"
+    """§3.2: every seat arranges its crates, then declares ready."""
+    SERVE = "serve"
+    """§3.4 and §4: the active seat serves clients and deals."""
+    OVER = "over"
+    """§8: the game has ended; :attr:`GameState.result` is set."""
+
+
+@dataclass(slots=True)
+class Crate:
+    """One crate (caisse): a hidden marker card and face-up fish of one freshness.
+
+    Attributes:
+        marker: the fish-deck card id under the crate; never shown, never back in play.
+        fish: fish card ids in the crate, all of one freshness (may be empty).
+    """
+
+    marker: str
+    fish: list[str] = field(default_factory=list)
+
+    def copy(self) -> Crate:
+        """An independent copy."""
+        return Crate(self.marker, list(self.fish))
+
+
+@dataclass(slots=True)
+class SeatState:
+    """One player's holdings.
+
+    Attributes:
+        hand: private card ids (fish and specials).
+        crates: the stall, as committed (what everyone sees).
+        coins: coins held, never negative.
+        clients: client card ids won (inspectors never).
+        stamps: loyalty stamps earned.
+        ready: declared ready in the current fill step (RULES.md §3.2).
+        draft_hand / draft_crates: during the fill step, the seat's private
+            arrangement in progress; committed for everyone when the step ends
+            (R15). ``None`` outside the fill step.
+    """
+
+    hand: list[str]
+    crates: list[Crate]
+    coins: int
+    clients: list[str] = field(default_factory=list)
+    stamps: int = 0
+    ready: bool = False
+    draft_hand: list[str] | None = None
+    draft_crates: list[Crate] | None = None
+
+    def copy(self) -> SeatState:
+        """An independent copy."""
+        return SeatState(
+            hand=list(self.hand),
+            crates=[c.copy() for c in self.crates],
+            coins=self.coins,
+            clients=list(self.clients),
+            stamps=self.stamps,
+            ready=self.ready,
+            draft_hand=None if self.draft_hand is None else list(self.draft_hand),
+            draft_crates=None
+            if self.draft_crates is None
+            else [c.copy() for c in self.draft_crates],
+        )
+
+
+@dataclass(slots=True)
+class Proposal:
+    """An open deal proposal (RULES.md §4): public to everyone.
+
+    The buyer is always the active seat. Special cards are named by count, not
+    by card id, so a proposal never reveals which card of a hand is meant.
+
+    Attributes:
+        id: unique within the game.
+        proposer: the seat that proposed (buyer or seller); it has said yes.
+        seller: the non-active seat giving fish/specials.
+        fish: ``(crate index, count, freshness code)`` per seller crate sold
+            from; fish are named by crate, never by card id, so no id of a
+            fish that may later return to a hand is ever published.
+        seller_glacons / seller_arrivages: special cards from the seller's hand.
+        coins: coins the buyer pays.
+        buyer_glacons / buyer_arrivages: special cards from the buyer's hand.
+        counters: the id of the proposal this one answered as a counter-offer
+            (R8), which it replaced; ``None`` for a first offer. Lets a table show
+            the haggling.
+    """
+
+    id: int
+    proposer: int
+    seller: int
+    fish: list[tuple[int, int, str]]
+    seller_glacons: int = 0
+    seller_arrivages: int = 0
+    coins: int = 0
+    buyer_glacons: int = 0
+    buyer_arrivages: int = 0
+    counters: int | None = None
+
+    def copy(self) -> Proposal:
+        """An independent copy."""
+        return Proposal(
+            self.id,
+            self.proposer,
+            self.seller,
+            list(self.fish),
+            self.seller_glacons,
+            self.seller_arrivages,
+            self.coins,
+            self.buyer_glacons,
+            self.buyer_arrivages,
+            self.counters,
+        )
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything about one game, hidden parts included.
+
+    Attributes:
+        players: number of seats, 2..5.
+        seed: the table's seed (R3); public only once the game is over.
+        rng: the only source of randomness, seeded from ``seed``.
+        fish_deck / client_deck: draw piles, top card last.
+        fish_discard / client_discard: face-up discard piles.
+        queue: client ids, front first (RULES.md §3.3).
+        seats: one :class:`SeatState` per seat.
+        first_player: seat that played turn 1 (R4).
+        active: the active seat.
+        turn: 1-based turn number.
+        phase: see :class:`Phase`.
+        bought: fish bought this turn, waiting beside the active seat (R9).
+        proposals: open deal proposals.
+        next_proposal: id for the next proposal.
+        last_turn: the fish deck ran out this turn (R13).
+        log: public events, oldest first.
+        result: the final result (RULES.md §8) once over.
+    """
+
+    players: int
+    seed: int
+    rng: random.Random
+    fish_deck: list[str]
+    client_deck: list[str]
+    fish_discard: list[str]
+    client_discard: list[str]
+    queue: list[str]
+    seats: list[SeatState]
+    first_player: int
+    active: int
+    turn: int = 1
+    phase: Phase = Phase.FILL
+    bought: list[str] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)
+    next_proposal: int = 1
+    last_turn: bool = False
+    log: list[Event] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def copy(self) -> GameState:
+        """An independent deep copy (the rng state included), for search and tests."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return GameState(
+            players=self.players,
+            seed=self.seed,
+            rng=rng,
+            fish_deck=list(self.fish_deck),
+            client_deck=list(self.client_deck),
+            fish_discard=list(self.fish_discard),
+            client_discard=list(self.client_discard),
+            queue=list(self.queue),
+            seats=[s.copy() for s in self.seats],
+            first_player=self.first_player,
+            active=self.active,
+            turn=self.turn,
+            phase=self.phase,
+            bought=list(self.bought),
+            proposals=[p.copy() for p in self.proposals],
+            next_proposal=self.next_proposal,
+            last_turn=self.last_turn,
+            log=list(self.log),
+            result=self.result,
+        )

@@ -1,0 +1,1 @@
+"""Le Poissonnier's screens and widgets: they render views received from the server."""

@@ -1,0 +1,73 @@
+"""How fish and special cards look on screen: names, colours and chips.
+
+Freshness runs from fresh green to rotten purple (RULES.md §1: très frais >
+frais > mangeable > douteux > pourri), so a glance at a stall tells good fish
+from bad. Colours are fixed hex values rather than theme variables because
+they carry meaning (freshness), not decoration, and must read the same in
+every theme. Each freshness also has a letter, so nothing depends on colour
+alone.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from poissonnier_tui.games.poissonnier.rules.cards import ARRIVAGE, FRESHNESS_ORDER, GLACON
+
+KINDS: Final = (*FRESHNESS_ORDER, GLACON, ARRIVAGE)
+"""Every fish-deck kind letter in display order: freshness best first, then specials."""
+
+NAMES: Final = {
+    "T": "très frais",
+    "F": "frais",
+    "M": "mangeable",
+    "D": "douteux",
+    "P": "pourri",
+    GLACON: "glaçon",
+    ARRIVAGE: "arrivage",
+}
+"""The French name of each kind, as players say it at the table."""
+
+COLOURS: Final = {
+    "T": "#2fd66b",
+    "F": "#a6d63a",
+    "M": "#e8c547",
+    "D": "#c9823a",
+    "P": "#9b59b6",
+    GLACON: "#7fd8ff",
+    ARRIVAGE: "#ff9ecf",
+}
+"""Background colour of each kind's chip: green (fresh) to brown and purple (rotten)."""
+
+INK: Final = "#101010"
+"""Text colour on a chip: every chip colour above is light enough for dark ink."""
+
+GLYPHS: Final = {GLACON: "❄", ARRIVAGE: "★"}
+"""Symbols for the special cards, shown instead of a letter."""
+
+
+def chip(kind: str, label: str | None = None) -> str:
+    """Content markup for one coloured chip, e.g. `` T `` on green.
+
+    Args:
+        kind: a kind letter (``T F M D P G A``).
+        label: the text inside; defaults to the kind's letter (or glyph).
+
+    Returns:
+        Markup usable in a ``Static`` or a ``Content``.
+    """
+    text = label if label is not None else GLYPHS.get(kind, kind)
+    return f"[{INK} on {COLOURS[kind]}] {text} [/]"
+
+
+def chips(codes: str) -> str:
+    """Markup for a run of chips, one per letter of ``codes`` (e.g. ``"TFM"``)."""
+    return "".join(chip(code) for code in codes)
+
+
+def spell(codes: str) -> str:
+    """Fish codes in words, best first: ``"TTF"`` -> ``"2 très frais, 1 frais"``."""
+    if not codes:
+        return "nothing"
+    counts = {k: codes.count(k) for k in KINDS if k in codes}
+    return ", ".join(f"{n} {NAMES[k]}" for k, n in counts.items())

@@ -1,0 +1,1 @@
+"""Le Poissonnier's screens and dialogs."""

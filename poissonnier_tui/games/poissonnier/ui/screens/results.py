@@ -1,0 +1,125 @@
+"""The results screen: who won, the final tallies, and how the winner was found.
+
+RULES.md §8: with 2 players, a strict majority in 2 of coins, clients and
+stamps wins (R14 fallback); with 3–5, successive eliminations. The result
+records every step with its reason; this screen lists them in order, so the
+table can check the verdict. A tie at the last step is a shared victory:
+« montez une poissonnerie ensemble ».
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+
+
+class ResultsScreen(Screen[None]):
+    """Winner banner, scores table and elimination steps, from ``view["result"]``."""
+
+    CSS_PATH = "results.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
+        Binding("escape", "back", "Back to the table"),
+    ]
+
+    def __init__(self, snapshot: TableSnapshot) -> None:
+        """Args: snapshot: a game-over snapshot (its view carries ``result``)."""
+        super().__init__()
+        self.snapshot = snapshot
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The result map (see ``poissonnier_tui.games.poissonnier.rules.scoring``)."""
+        return dict(self.snapshot.view.get("result") or {})
+
+    def compose(self) -> ComposeResult:
+        """Banner, scores, steps, seed."""
+        snap, result = self.snapshot, self.result
+        winners = [int(w) for w in result.get("winners", [])]
+        yield Header()
+        with VerticalScroll(id="results"):
+            yield Static(self._banner(winners), id="banner")
+            with Vertical(id="scores-box") as box:
+                box.border_title = "Final tallies (RULES.md §8)"
+                yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
+            with Vertical(id="steps-box") as box:
+                box.border_title = "How the winner was found"
+                for step in result.get("steps", []):
+                    out = step.get("eliminated")
+                    verdict = (
+                        f"[b]{escape(snap.name(int(out)))}[/b] out: " if out is not None else ""
+                    )
+                    why = humanize(snap, str(step.get("why", "")))
+                    head = f"[b]{escape(str(step.get('step', '')))}[/b]"
+                    yield Static(f"{head} — {verdict}{why}", classes="step")
+            seed = result.get("seed")
+            turns = result.get("turns", snap.view.get("turn"))
+            yield Static(
+                f"[dim]{turns} turns · seed {seed}: "
+                "the same seed and moves replay this game (R3).[/]",
+                id="seed",
+            )
+        yield Footer()
+
+    def _banner(self, winners: list[int]) -> str:
+        """The winner line, or the shared victory in the game's own words (§8)."""
+        snap = self.snapshot
+        if self.result.get("shared"):
+            together = names_list(snap, winners)
+            return (
+                "[b]Shared victory![/b]  « Montez une poissonnerie ensemble ! »\n"
+                f"{together[:1].upper()}{together[1:]} open a fish shop together."
+            )
+        if not winners:
+            return "[b]Nobody won.[/b]"
+        if snap.me in winners:
+            return "[b]You won![/b]\nThe best fishmonger on the market."
+        return f"[b]{escape(snap.name(winners[0]))} won.[/b]\nThe best fishmonger on the market."
+
+    def on_mount(self) -> None:
+        """Fill the scores table, winners first."""
+        snap, result = self.snapshot, self.result
+        table = self.query_one("#scores", DataTable)
+        table.add_columns("Player", "Coins", "Clients", "Stamps", "")
+        winners = {int(w) for w in result.get("winners", [])}
+        steps = list(result.get("steps", []))
+        out_at = {  # seat -> index of the step that eliminated it
+            int(s["eliminated"]): i for i, s in enumerate(steps) if s.get("eliminated") is not None
+        }
+        # Winners first, then the others from the last eliminated to the first.
+        scores = sorted(
+            result.get("scores", []),
+            key=lambda s: (int(s["seat"]) not in winners, -out_at.get(int(s["seat"]), 99)),
+        )
+        for s in scores:
+            seat = int(s["seat"])
+            mark = (
+                Text("winner", style="bold green")
+                if seat in winners
+                else Text(
+                    f"out: {steps[out_at[seat]]['step']}" if seat in out_at else "", style="dim"
+                )
+            )
+            name = snap.name(seat) + (" (you)" if seat == snap.me else "")
+            table.add_row(
+                Text(name, style="bold" if seat in winners else ""),
+                Text(str(s["coins"]), justify="right"),
+                Text(str(s["clients"]), justify="right"),
+                Text(str(s["stamps"]), justify="right"),
+                mark,
+            )
+
+    def action_back(self) -> None:
+        """Look at the final table again (Enter there comes back here)."""
+        self.app.pop_screen()

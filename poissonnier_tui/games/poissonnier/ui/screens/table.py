@@ -1,0 +1,496 @@
+"""The table screen: the whole game at a glance, and every move from the keyboard.
+
+Layout (table.tcss): the queue of clients across the top; below it on the
+left the other stalls, the player's own stall and hand, and the decks and
+discard piles; on the right the
+players, the open offers and the log; the status line and the footer at the
+bottom.
+
+Moves (RULES.md §3): in the fill step select fish in the hand and press 1–6
+to put them in that crate, ``t`` then a number takes a crate back, ``r``
+declares ready (§3.2); ``b`` buys a crate at any time (§7); on your turn
+``s`` then 1–3 serves a client (§3.4), ``d`` proposes a deal (§4), ``e`` ends
+the turn; anyone answers offers with ``a``/``x``/``c``. Game keys are
+priority bindings so that no focused widget swallows them, and
+:meth:`check_action` shows in the footer only the keys that apply now.
+
+The screen never sends anything itself: it posts
+:class:`~poissonnier_tui.shell.messages.MoveChosen` and the app's network
+worker sends it. What the screen shows is only ever the server's last view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import OptionList
+
+from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
+from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
+from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
+from poissonnier_tui.games.poissonnier.ui.screens.board import compose_board
+from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog, DealMode
+from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
+from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
+from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
+from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
+from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
+from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
+from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+from poissonnier_tui.shell.messages import MoveChosen
+
+Pending = Literal["take", "serve"] | None
+"""A two-key command waiting for its number: take back a crate, or serve a client."""
+
+PROMPTS: dict[str, str] = {
+    "take": "Take back which crate? Press 1–6",
+    "serve": "Serve which client? Press 1, 2 or 3 (or click it)",
+}
+"""What the status line asks while a two-key command waits for its number."""
+
+
+def _digit_bindings() -> list[BindingType]:
+    """Keys 1–6, each bound three ways; :meth:`TableScreen.check_action` enables one.
+
+    Only the "1" bindings are shown, as ``1–6``/``1–3``, to keep the footer short.
+    """
+    out: list[BindingType] = []
+    for i in range(MAX_CRATES):
+        key, shown = str(i + 1), i == 0
+        out.append(
+            Binding(
+                key, f"place({i})", "Put in crate", key_display="1–6", show=shown, priority=True
+            )
+        )
+        out.append(
+            Binding(
+                key,
+                f"take({i})",
+                "Crate to take back",
+                key_display="1–6",
+                show=shown,
+                priority=True,
+            )
+        )
+        if i < SERVABLE:
+            out.append(
+                Binding(
+                    key, f"pick_client({i})", "Client", key_display="1–3", show=shown, priority=True
+                )
+            )
+    return out
+
+
+class TableScreen(Screen[None]):
+    """The game table. The app sets :attr:`snapshot` whenever a view arrives."""
+
+    CSS_PATH = "table.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_digit_bindings(),
+        Binding("t", "take_prefix", "Take back", priority=True),
+        Binding("r", "ready", "Ready", priority=True),
+        Binding("r", "unready", "Not ready", priority=True),
+        Binding("b", "buy_crate", "Buy crate", priority=True),
+        Binding("s", "serve_prefix", "Serve", priority=True),
+        Binding("d", "deal", "Deal", priority=True),
+        Binding("a", "accept", "Accept", priority=True),
+        Binding("x", "decline", "Decline", priority=True),
+        Binding("x", "withdraw", "Withdraw", priority=True),
+        Binding("c", "counter", "Counter", priority=True),
+        Binding("e", "end_turn", "End turn", priority=True),
+        Binding("enter", "app.results", "Results", priority=True),
+        Binding("escape", "cancel", "Cancel", priority=True),
+    ]
+
+    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    """The latest view and seat names, pushed down to every widget."""
+    pending: reactive[Pending] = reactive(None)
+    """A two-key command waiting for its number (shown in the status line)."""
+
+    announce_offers = True
+    """Toast each new offer made to this player (off when a bot plays the seat)."""
+
+    # --- typed accessors -----------------------------------------------------------------------
+
+    @property
+    def hand(self) -> HandView:
+        """The hand widget."""
+        return self._hand
+
+    @property
+    def offers(self) -> OffersList:
+        """The offers pane."""
+        return self._offers
+
+    @property
+    def status(self) -> StatusLine:
+        """The status line."""
+        return self._status
+
+    def compose(self) -> ComposeResult:
+        """Board on the left, players/offers/log on the right, status and keys below."""
+        self._hand = HandView(id="hand")
+        self._status = StatusLine(id="status")
+        yield from compose_board(self._hand, self._status)
+
+    _live = False
+    """Set once mounted (``is_mounted`` is still false inside ``on_mount``)."""
+
+    @property
+    def _showing(self) -> bool:
+        """Mounted and not being torn down, so every widget of the board is there.
+
+        The app's shutdown removes a screen's widgets before the screen itself, and a
+        view from the still-open connection can arrive in between.
+        """
+        return (
+            self._live and self.app.is_running and all(widget.is_attached for widget in self._board)
+        )
+
+    def on_mount(self) -> None:
+        """Start with the hand focused: the fill step comes first (§3)."""
+        self._offers = self.query_one(OffersList)
+        self._queue = self.query_one(ClientQueue)
+        self._others = self.query_one(OtherStalls)
+        self._stall = self.query_one(MyStall)
+        self._players = self.query_one(PlayersTable)
+        self._log = self.query_one(GameLog)
+        self._market = self.query_one(MarketInfo)
+        self._board: tuple[Widget, ...] = (
+            self._queue, self._others, self._stall, self._hand, self._offers,
+            self._players, self._log, self._status, self._market,
+        )  # fmt: skip
+        self._live = True
+        self.hand.focus()
+        self.watch_snapshot(None, self.snapshot)
+
+    # --- data flows down -----------------------------------------------------------------------
+
+    def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
+        """Hand the new snapshot to every widget, and say what changed for this player."""
+        if snap is None or not self.is_attached or not self._showing:
+            return  # not shown yet, or torn down (the app is exiting; views may still arrive)
+        self._queue.snapshot = snap
+        self._others.snapshot = snap
+        self._stall.snapshot = snap
+        self._hand.snapshot = snap
+        self._offers.snapshot = snap
+        self._players.snapshot = snap
+        self._log.snapshot = snap
+        self._status.snapshot = snap
+        self._market.snapshot = snap
+        # A spectator has no stall and no hand (RULES.md §9): give the room to the rest.
+        self._stall.display = self._hand.display = snap.me is not None
+        step = {"fill": "fill step", "serve": "serving", "over": "game over"}[snap.phase]
+        last = " · LAST TURN (R13)" if snap.view.get("last_turn") else ""
+        self.sub_title = (
+            f"Turn {snap.view['turn']} · {step} · fish deck {snap.view['fish_deck']}{last}"
+        )
+        if self.pending is not None and not self._pending_applies(self.pending):
+            self.pending = None
+        self._show_answered_offer()
+        if snap.phase == "fill" and (old is None or old.phase != "fill") and snap.me is not None:
+            self.hand.focus()  # a new fill step: the keys pick fish again (§3.2)
+        self._close_stale_dialog(snap)
+        self._announce_offers(old, snap)
+        self.refresh_bindings()
+
+    def _show_answered_offer(self) -> None:
+        """Name in the status line the offer the answer keys act on."""
+        offer = self._answerable()
+        self.status.offer = int(offer["id"]) if offer is not None else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Another offer highlighted: the status line and the keys follow it."""
+        if event.option_list is self.offers and self._showing:
+            self._show_answered_offer()
+            self.refresh_bindings()
+
+    def _close_stale_dialog(self, snap: TableSnapshot) -> None:
+        """Close a deal or serve dialog the table has overtaken, and say why: a counter to
+        an offer that was just withdrawn, or a turn that ended meanwhile."""
+        top = self.app.screen
+        why = None
+        if isinstance(top, DealDialog):
+            why = top.stale_reason(snap)
+        elif isinstance(top, ServeDialog) and not (snap.phase == "serve" and snap.my_turn):
+            why = "Your turn is over: clients are served only by the active player (§3.4)."
+        if why is not None:
+            top.dismiss(None)
+            self.notify(why, title="Dialog closed", severity="warning")
+
+    def _announce_offers(self, old: TableSnapshot | None, snap: TableSnapshot) -> None:
+        """A toast for each new proposal made to this player: they must answer it (§4)."""
+        if not self.announce_offers:
+            return
+        for p in snap.offers_for_me(since=old):
+            self.notify(
+                f"{proposal_text(snap, p)}.\n[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter",
+                title=f"Offer #{p['id']} for you",
+            )
+
+    def watch_pending(self, pending: Pending) -> None:
+        """The status line asks for the number."""
+        self.status.prompt = PROMPTS[pending] if pending else None
+        self.refresh_bindings()
+
+    def on_hand_view_selection_changed(self, event: HandView.SelectionChanged) -> None:
+        """The footer shows 1–6 only while something is selected."""
+        self.refresh_bindings()
+
+    # --- which keys apply now ------------------------------------------------------------------
+
+    def _pending_applies(self, pending: str) -> bool:
+        """Whether a pending two-key command still makes sense after a new view."""
+        snap = self.snapshot
+        if snap is None:
+            return False
+        if pending == "take":
+            return self._filling and any(snap.crates)
+        return snap.my_turn and snap.phase == "serve"
+
+    @property
+    def _filling(self) -> bool:
+        """This seat arranges its crates now (fill step, not ready, §3.2)."""
+        snap = self.snapshot
+        return bool(snap and snap.phase == "fill" and snap.me is not None and not snap.ready)
+
+    def _answerable(self) -> Mapping[str, Any] | None:
+        """The offer ``a``/``x``/``c`` act on: the highlighted one if made to me, else the
+        newest made to me (the status line names the same one)."""
+        snap = self.snapshot
+        if snap is None or snap.me is None:
+            return None
+        chosen = self.offers.selected_proposal
+        if chosen is not None and snap.answerer(chosen) == snap.me:
+            return chosen
+        mine = snap.offers_for_me()
+        return mine[-1] if mine else None
+
+    def _withdrawable(self) -> Mapping[str, Any] | None:
+        """My own proposal that ``x`` withdraws: the highlighted one if mine, else the first."""
+        snap = self.snapshot
+        if snap is None or snap.me is None:
+            return None
+        chosen = self.offers.selected_proposal
+        if chosen is not None and int(chosen["proposer"]) == snap.me:
+            return chosen
+        return next((p for p in snap.proposals if int(p["proposer"]) == snap.me), None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enable (True), grey out (None) or hide (False) each key for the current state."""
+        snap = self.snapshot
+        if snap is None or not self._showing:
+            return False
+        playing = snap.me is not None and not snap.over
+        serving = playing and snap.phase == "serve"
+        if action == "place":
+            return self.pending is None and self._filling and bool(self.hand.selection)
+        if action == "take":
+            return self.pending == "take"
+        if action == "pick_client":
+            index = int(str(parameters[0]))
+            return self.pending == "serve" and index < len(snap.servable)
+        if action == "take_prefix":
+            return self.pending is None and self._filling and any(snap.crates)
+        if action == "ready":
+            return playing and snap.phase == "fill" and not snap.ready
+        if action == "unready":
+            return playing and snap.phase == "fill" and snap.ready
+        if action == "buy_crate":
+            if not playing or len(snap.seat(snap.me or 0)["crates"]) >= MAX_CRATES:
+                return False
+            return True if snap.can_buy_crate() else None  # shown greyed when too dear
+        if action == "serve_prefix":
+            return self.pending is None and serving and snap.my_turn
+        if action == "deal":
+            return serving
+        if action in {"accept", "counter"}:
+            return serving and self._answerable() is not None
+        if action == "decline":
+            return serving and self._answerable() is not None
+        if action == "withdraw":
+            return serving and self._answerable() is None and self._withdrawable() is not None
+        if action == "end_turn":
+            return serving and snap.my_turn
+        if action == "cancel":
+            return self.pending is not None or bool(self.hand.selection)
+        return True
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def send(self, action: dict[str, Any]) -> None:
+        """Ask the app to send ``action`` to the server."""
+        self.post_message(MoveChosen(action))
+
+    # --- fill step (§3.2) ----------------------------------------------------------------------
+
+    def action_place(self, crate: int) -> None:
+        """Put the hand's selection into crate ``crate`` (0-based)."""
+        cards = self.hand.selection
+        if not cards:
+            self.notify("Select fish in your hand first (↑↓ and space).", severity="warning")
+            return
+        self.send({"type": "place", "cards": cards, "crate": crate})
+
+    def action_take_prefix(self) -> None:
+        """``t``: the next number takes that crate back to the hand."""
+        self.pending = "take"
+
+    def action_take(self, crate: int) -> None:
+        """Take every fish of crate ``crate`` back to the hand (the fill step's undo)."""
+        self.pending = None
+        crates = self.snapshot.crates if self.snapshot is not None else []
+        if crate < len(crates) and not crates[crate]:
+            self.notify(f"Crate {crate + 1} is already empty.", severity="warning")
+            return
+        self.send({"type": "take_back", "crate": crate})
+
+    def on_crate_box_clicked(self, event: CrateBox.Clicked) -> None:
+        """Mouse: a click puts the selection in the crate, or takes it back if none is selected."""
+        snap = self.snapshot
+        if snap is None or snap.me is None:
+            return
+        if event.box.state == "buyable":
+            self.action_buy_crate()
+        elif self._filling and self.hand.selection:
+            self.action_place(event.index)
+        elif self._filling and event.index < len(snap.crates) and snap.crates[event.index]:
+            self.action_take(event.index)
+
+    def action_ready(self) -> None:
+        """Declare the fill step done (§3.2)."""
+        self.send({"type": "ready"})
+
+    def action_unready(self) -> None:
+        """Take the ready declaration back while others still arrange (our ruling, §3.2)."""
+        self.send({"type": "unready"})
+
+    def action_buy_crate(self) -> None:
+        """Buy the next crate (§7, R11: 2 coins × crates owned)."""
+        snap = self.snapshot
+        if snap is not None and snap.me is not None and not snap.can_buy_crate():
+            price = snap.seat(snap.me)["crate_price"]
+            self.notify(f"The next crate costs {price} coins.", severity="warning")
+            return
+        self.send({"type": "buy_crate"})
+
+    # --- serve step (§3.4) ---------------------------------------------------------------------
+
+    def action_serve_prefix(self) -> None:
+        """``s``: the next number (1–3) picks the client to serve."""
+        self.pending = "serve"
+
+    def action_pick_client(self, index: int) -> None:
+        """Open the serve dialog for the ``index``-th client of the queue."""
+        self.pending = None
+        if self.snapshot is not None and index < len(self.snapshot.servable):
+            self.open_serve(self.snapshot.servable[index])
+
+    def on_client_card_clicked(self, event: ClientCard.Clicked) -> None:
+        """Mouse: clicking one of the first 3 clients on your turn opens the serve dialog."""
+        snap = self.snapshot
+        if snap is None:
+            return
+        if snap.my_turn and snap.phase == "serve" and event.card.servable:
+            self.pending = None
+            self.open_serve(event.client_id)
+        elif not event.card.servable:
+            self.notify("Only the first 3 clients of the queue can be served (§3.4).")
+
+    def open_serve(self, client_id: str) -> None:
+        """Push the serve dialog; a chosen plan is sent, a "deal" answer opens the deal dialog."""
+        snap = self.snapshot
+        if snap is None:
+            return
+
+        def chosen(result: dict[str, Any] | DealDraft | None) -> None:
+            if isinstance(result, DealDraft):
+                self.open_deal(result, "ask")
+            elif result is not None:
+                self.send(result)
+
+        self.app.push_screen(ServeDialog(snap, client_id), chosen)
+
+    def action_end_turn(self) -> None:
+        """End the turn (§3.4): bought fish left go to the hand (R9), offers lapse."""
+        self.send({"type": "end_turn"})
+
+    # --- deals (§4) ----------------------------------------------------------------------------
+
+    def open_deal(self, draft: DealDraft, mode: DealMode) -> None:
+        """Push the deal dialog; proposed terms are sent as a ``propose`` action."""
+        snap = self.snapshot
+        if snap is None:
+            return
+
+        def chosen(result: DealDraft | None) -> None:
+            if result is not None:
+                self.send(result.to_action())
+
+        self.app.push_screen(DealDialog(snap, draft, mode), chosen)
+
+    def action_deal(self) -> None:
+        """``d``: on your turn ask someone for fish; otherwise offer yours to the active player."""
+        snap = self.snapshot
+        if snap is None or snap.me is None:
+            return
+        if snap.my_turn:
+            with_fish = [s for s in snap.others() if any(snap.seat(s)["crates"])]
+            self.open_deal(DealDraft((with_fish or snap.others())[0]), "ask")
+        else:
+            self.open_deal(DealDraft(snap.me), "offer")
+
+    def action_ask_for(self, seat: int, crate: int) -> None:
+        """Mouse (a crate in another stall): ask its owner for all of its fish."""
+        snap = self.snapshot
+        if snap is None or not snap.my_turn or snap.phase != "serve":
+            return
+        count = len(snap.seat(seat)["crates"][crate])
+        self.open_deal(DealDraft(seat).with_count(crate, count), "ask")
+
+    def action_accept(self) -> None:
+        """Accept the offer made to you (R8: it binds and settles at once)."""
+        p = self._answerable()
+        if p is not None:
+            self.send({"type": "accept", "proposal": int(p["id"])})
+
+    def action_decline(self) -> None:
+        """Decline the offer made to you (§4)."""
+        p = self._answerable()
+        if p is not None:
+            self.send({"type": "decline", "proposal": int(p["id"])})
+
+    def action_withdraw(self) -> None:
+        """Withdraw your own open offer (§4)."""
+        p = self._withdrawable()
+        if p is not None:
+            self.send({"type": "withdraw", "proposal": int(p["id"])})
+
+    def action_counter(self) -> None:
+        """Answer an offer with edited terms; the counter replaces it (§4)."""
+        p = self._answerable()
+        if p is not None:
+            self.open_deal(DealDraft.from_proposal(p), "counter")
+
+    # --- misc ----------------------------------------------------------------------------------
+
+    def action_cancel(self) -> None:
+        """Escape: drop a pending two-key command, else clear the hand's selection."""
+        if self.pending is not None:
+            self.pending = None
+        else:
+            self.hand.clear()

@@ -1,0 +1,211 @@
+"""One immutable picture of the table as this client knows it: view + lobby.
+
+The server sends two kinds of frame the screen needs together: ``view``
+(the game as this seat may see it, shape in :mod:`poissonnier_tui.games.poissonnier.rules.view`)
+and ``lobby`` (who sits where: the player *names* live there, not in the
+view). :class:`TableSnapshot` pairs the latest of each and offers typed
+accessors, so that widgets read ``snap.name(2)`` instead of digging in maps.
+
+Widgets hold a snapshot in a reactive and re-render when it changes; they
+never mutate it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from poissonnier_tui.games.poissonnier.rules.cards import ARRIVAGE, GLACON, MAX_CRATES, SERVABLE
+
+View = Mapping[str, Any]
+"""A view map as received from the server
+(see :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """Public facts about one seat from the server's ``lobby`` frame.
+
+    Attributes:
+        name: the player's or bot's display name ("" for an open seat).
+        kind: ``"human"``, ``"bot"`` or ``"open"``.
+        connected: a human has a live connection (always true for bots).
+    """
+
+    name: str
+    kind: str = "human"
+    connected: bool = True
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The latest view and seat list, with typed accessors.
+
+    Attributes:
+        view: the view map for this client's seat (or the public one).
+        seats: one :class:`SeatLabel` per seat, from the latest ``lobby`` frame.
+        rev: the view's revision: 0 at the start, +1 per accepted action.
+    """
+
+    view: View
+    seats: tuple[SeatLabel, ...] = ()
+    rev: int = 0
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        count = int(self.view.get("players", len(self.seats)))
+        names = []
+        for i in range(count):
+            label = self.seats[i].name if i < len(self.seats) else ""
+            names.append(label or f"Seat {i + 1}")
+        object.__setattr__(self, "_names", tuple(names))
+
+    # --- who -----------------------------------------------------------------
+
+    @property
+    def me(self) -> int | None:
+        """This client's seat, or ``None`` for a spectator."""
+        seat = self.view.get("seat")
+        return seat if isinstance(seat, int) else None
+
+    @property
+    def players(self) -> int:
+        """Number of seats at the table."""
+        return int(self.view["players"])
+
+    def name(self, seat: int) -> str:
+        """Display name of ``seat`` (``"Seat 3"`` if the lobby has not named it)."""
+        return self._names[seat] if 0 <= seat < len(self._names) else f"Seat {seat + 1}"
+
+    def who(self, seat: int) -> str:
+        """``"You"`` for this client's own seat, else the seat's name: sentence subject."""
+        return "You" if seat == self.me else self.name(seat)
+
+    def label(self, seat: int) -> SeatLabel:
+        """The lobby facts of ``seat`` (a connected human if the lobby is not known yet)."""
+        return self.seats[seat] if seat < len(self.seats) else SeatLabel(self.name(seat))
+
+    def others(self) -> list[int]:
+        """Every seat but this client's, in seat order starting left of it (RULES.md §3)."""
+        n = self.players
+        start = self.me if self.me is not None else -1
+        return [(start + k) % n for k in range(1, n + 1) if (start + k) % n != self.me]
+
+    # --- where the game stands ---------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``"fill"``, ``"serve"`` or ``"over"`` (RULES.md §3)."""
+        return str(self.view["phase"])
+
+    @property
+    def active(self) -> int:
+        """The active seat (RULES.md §3)."""
+        return int(self.view["active"])
+
+    @property
+    def my_turn(self) -> bool:
+        """This client is the active seat."""
+        return self.me is not None and self.me == self.active
+
+    @property
+    def waiting_on(self) -> list[int]:
+        """Seats whose decision the game waits for now."""
+        return [int(s) for s in self.view.get("waiting_on", [])]
+
+    def seat(self, seat: int) -> Mapping[str, Any]:
+        """The public map of ``seat``: coins, stamps, clients, hand_size, crates, ready, price."""
+        row: Mapping[str, Any] = self.view["seats"][seat]
+        return row
+
+    @property
+    def over(self) -> bool:
+        """The game has ended and the view carries its result (RULES.md §8)."""
+        return self.phase == "over"
+
+    # --- my private part -----------------------------------------------------------
+
+    @property
+    def hand(self) -> list[str]:
+        """This seat's hand card ids (the draft hand during the fill step); [] for a spectator."""
+        me = self.view.get("me") or {}
+        return list(me.get("hand", []))
+
+    @property
+    def crates(self) -> list[list[str]]:
+        """This seat's crates as card ids (draft crates during the fill step)."""
+        me = self.view.get("me") or {}
+        return [list(c) for c in me.get("crates", [])]
+
+    @property
+    def bought(self) -> list[str]:
+        """Fish ids this seat bought this turn (only while active, RULES.md §4, R9)."""
+        me = self.view.get("me") or {}
+        return list(me.get("bought", []))
+
+    def specials(self) -> tuple[int, int]:
+        """``(glaçons, arrivages)`` in this seat's hand."""
+        kinds = Counter(card[0] for card in self.hand)
+        return kinds[GLACON], kinds[ARRIVAGE]
+
+    def usable_fish(self) -> list[str]:
+        """Fish ids that could serve now: bought ones first (R9), then crate fish (§3.4)."""
+        return self.bought + [f for crate in self.crates for f in crate]
+
+    @property
+    def ready(self) -> bool:
+        """This seat has declared ready in the current fill step."""
+        return self.me is not None and bool(self.seat(self.me)["ready"])
+
+    def can_buy_crate(self) -> bool:
+        """Whether the buy-crate key applies now (§7, R11, R12); the server has the last word."""
+        if self.me is None or self.over or not self.view.get("fish_deck"):
+            return False
+        row = self.seat(self.me)
+        return len(row["crates"]) < MAX_CRATES and int(row["coins"]) >= int(row["crate_price"])
+
+    # --- the market ---------------------------------------------------------------------
+
+    @property
+    def queue(self) -> list[str]:
+        """Client ids in the queue, front first."""
+        return [str(c) for c in self.view.get("queue", [])]
+
+    @property
+    def servable(self) -> list[str]:
+        """The first 3 clients of the queue: the only ones that can be served (§3.4)."""
+        return self.queue[:SERVABLE]
+
+    @property
+    def proposals(self) -> list[Mapping[str, Any]]:
+        """Open deal proposals (public, RULES.md §4), oldest first."""
+        return list(self.view.get("proposals", []))
+
+    def answerer(self, proposal: Mapping[str, Any]) -> int:
+        """The seat that must accept or decline ``proposal``: the side that did not propose."""
+        seller = int(proposal["seller"])
+        return self.active if int(proposal["proposer"]) == seller else seller
+
+    def offers_for_me(self, since: TableSnapshot | None = None) -> list[Mapping[str, Any]]:
+        """Open proposals this client must answer (RULES.md §4, R8), oldest first; with
+        ``since``, only those not open in that earlier snapshot. Empty for a spectator."""
+        if self.me is None:
+            return []
+        before = {int(p["id"]) for p in since.proposals} if since is not None else set()
+        return [
+            p for p in self.proposals if self.answerer(p) == self.me and int(p["id"]) not in before
+        ]
+
+    def proposal(self, pid: int) -> Mapping[str, Any] | None:
+        """The open proposal numbered ``pid``, if any."""
+        return next((p for p in self.proposals if int(p["id"]) == pid), None)
+
+
+def seat_names(seats: Sequence[Mapping[str, Any]]) -> tuple[SeatLabel, ...]:
+    """Seat labels from a ``lobby`` frame's ``seats`` list."""
+    return tuple(
+        SeatLabel(str(s.get("name", "")), str(s.get("kind", "human")), bool(s.get("connected")))
+        for s in seats
+    )

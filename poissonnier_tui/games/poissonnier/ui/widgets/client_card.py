@@ -1,0 +1,104 @@
+"""One client card in the queue: the order, its reward, and whether it can be served.
+
+RULES.md §1: a regular client orders fish by freshness and pays coins and
+loyalty stamps; an undecided client (§5) takes any fish, rotten included.
+Only the first 3 of the queue can be served (§3.4): those cards are marked
+servable and, on the player's turn, say whether the player's own crates,
+bought fish and specials can serve them right now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
+from poissonnier_tui.games.poissonnier.ui.palette import chips
+
+Verdict = Literal["", "yes", "no"]
+"""Whether this player can serve the client now: unknown/not relevant, yes, no."""
+
+
+class ClientCard(Static):
+    """Shows one queue position. The queue sets its reactives."""
+
+    client_id: reactive[str] = reactive("")
+    """The client card id (``"C23"``, ``"U2"``), or ``""`` for an empty place."""
+    position: reactive[int] = reactive(0)
+    """1-based place in the queue (1 is the front)."""
+    servable: reactive[bool] = reactive(False)
+    """Among the first 3 of the queue (RULES.md §3.4)."""
+    verdict: reactive[Verdict] = reactive("")
+    """On this player's turn: can they serve it now (from their own view)?"""
+
+    @dataclass
+    class Clicked(Message):
+        """A client card was clicked (the screen opens the serve dialog if it can)."""
+
+        card: ClientCard
+        client_id: str
+
+        @property
+        def control(self) -> ClientCard:
+            """The clicked card."""
+            return self.card
+
+    def render(self) -> str:
+        """Three lines: the order, the reward, and whether it can be served."""
+        if not self.client_id:
+            return "[dim]no client[/]"
+        card = CLIENTS[self.client_id]
+        undecided = card.kind is ClientKind.UNDECIDED
+        order = f"any {card.size} fish, rotten ok" if undecided else chips(card.order)
+        coins = "coin" if card.coins == 1 else "coins"
+        stamps = "stamp" if card.stamps == 1 else "stamps"
+        reward = f"[b]{card.coins}[/b] {coins} · [b]{card.stamps}[/b] {stamps}"
+        if self.verdict == "yes":
+            tail = "[b $success]✓ you can serve[/]"
+        elif self.verdict == "no":
+            tail = "[$warning]✗ missing fish[/]"
+        elif self.servable:
+            tail = "[dim]servable[/]"
+        else:
+            tail = "[dim]not servable yet[/]"
+        return f"{order}\n{reward}\n{tail}"
+
+    def _update_title(self) -> None:
+        """Border title and CSS classes from the card, its place and verdict."""
+        card = CLIENTS.get(self.client_id)
+        title = f"{self.position}"
+        if card is not None:
+            # Undecided clients take any fish, rotten included (§5): say so in the title.
+            kind = " · indécis" if card.kind is ClientKind.UNDECIDED else ""
+            title = f"{self.position} · {self.client_id}{kind}"
+        self.border_title = title
+        self.set_class(self.servable and card is not None, "-servable")
+        self.set_class(self.verdict == "yes", "-can-serve")
+        self.set_class(card is not None and card.kind is ClientKind.UNDECIDED, "-undecided")
+
+    def watch_client_id(self) -> None:
+        """Title and classes follow the card."""
+        self._update_title()
+
+    def watch_position(self) -> None:
+        """Title follows the position."""
+        self._update_title()
+
+    def watch_servable(self) -> None:
+        """Servable cards get a bright border (table.tcss)."""
+        self._update_title()
+
+    def watch_verdict(self) -> None:
+        """A card this player can serve is highlighted."""
+        self._update_title()
+
+    def on_click(self, event: events.Click) -> None:
+        """Report the click with the card id."""
+        event.stop()
+        if self.client_id:
+            self.post_message(self.Clicked(self, self.client_id))

@@ -1,0 +1,248 @@
+"""The player's hand, grouped by freshness, with a selection for the fill step.
+
+RULES.md §3.2: during the fill step fish go from the hand into crates, one
+freshness per crate. So the selection is *one freshness and a count*: the
+cursor row (↑↓) picks the freshness, ←→ how many of them, space toggles all
+or none, and the screen's 1–6 keys put the selection into that crate. Special
+cards (glaçon, arrivage) are shown but never selectable: they stay in the
+hand (§1). Outside the fill step the hand is for looking only.
+
+Mouse: clicking the n-th chip of a row selects n fish of that freshness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from poissonnier_tui.games.poissonnier.rules.cards import FRESHNESS_ORDER
+from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, GLYPHS, INK, KINDS, NAMES
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+
+TALL_TERMINAL = 44
+"""Terminal rows from which hand cards are drawn two rows tall."""
+DIM_BACKGROUND = "#2b2b2b"
+"""Background of a fish chip that is not selected: its colour shows as text only."""
+
+
+class HandView(Widget, can_focus=True):
+    """Shows the hand by kind and keeps the fill-step selection.
+
+    Reactives: :attr:`snapshot` (set by the screen), :attr:`cursor` and
+    :attr:`chosen` (the selection). Posts :class:`SelectionChanged`.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Freshness ↑", show=False),
+        Binding("down", "move(1)", "Freshness ↓", show=False),
+        Binding("left", "more(-1)", "One fewer", show=False),
+        Binding("right", "more(1)", "One more", show=False),
+        Binding("space", "toggle_all", "All/none", key_display="space"),
+    ]
+
+    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
+    """The table; the hand is ``snapshot.hand`` (the draft hand in the fill step).
+
+    ``layout=True``: the widget's height follows the number of kinds in hand.
+    """
+    cursor: reactive[int] = reactive(0)
+    """Index into :attr:`fish_rows` of the freshness under the cursor."""
+    chosen: reactive[int] = reactive(0)
+    """How many fish of the cursor's freshness are selected (0..all of them)."""
+
+    @dataclass
+    class SelectionChanged(Message):
+        """The selection changed: ``count`` fish of freshness ``code`` (``""`` if none)."""
+
+        hand: HandView
+        code: str
+        count: int
+
+        @property
+        def control(self) -> HandView:
+            """The hand that changed (for ``@on`` selectors)."""
+            return self.hand
+
+    # --- data ---------------------------------------------------------------
+
+    @property
+    def groups(self) -> Mapping[str, list[str]]:
+        """Card ids in hand by kind letter, in display order (fresh first, specials last)."""
+        hand = self.snapshot.hand if self.snapshot else []
+        out: dict[str, list[str]] = {}
+        for kind in KINDS:
+            cards = sorted(c for c in hand if c[0] == kind)
+            if cards:
+                out[kind] = cards
+        return out
+
+    @property
+    def fish_rows(self) -> list[str]:
+        """Freshness codes present in hand: the rows the cursor can visit."""
+        return [k for k in self.groups if k in FRESHNESS_ORDER]
+
+    @property
+    def selecting(self) -> bool:
+        """The hand takes a selection now: fill step, this seat not ready yet (§3.2)."""
+        snap = self.snapshot
+        return bool(snap and snap.phase == "fill" and snap.me is not None and not snap.ready)
+
+    @property
+    def code(self) -> str:
+        """The freshness under the cursor, or ``""`` when the hand holds no fish."""
+        rows = self.fish_rows
+        return rows[min(self.cursor, len(rows) - 1)] if rows else ""
+
+    @property
+    def selection(self) -> list[str]:
+        """The selected card ids (all of one freshness), empty when nothing is selected."""
+        if not self.selecting or not self.code:
+            return []
+        return self.groups[self.code][: self.chosen]
+
+    # --- reactives -------------------------------------------------------------
+
+    def watch_snapshot(self, old: TableSnapshot | None, new: TableSnapshot | None) -> None:
+        """A new view: keep the cursor on the same freshness, and the selection if nothing moved.
+
+        Views arrive whenever anyone acts (a bot declaring ready, say); a
+        partial selection made with ←/→ must survive those.
+        """
+        same_hand = (
+            old is not None
+            and new is not None
+            and sorted(old.hand) == sorted(new.hand)
+            and (old.phase, old.ready) == (new.phase, new.ready)
+        )
+        if new is not None:
+            self.border_title = f"Your hand ({len(new.hand)} cards)"
+        if same_hand:
+            self.refresh()
+            return
+        rows = self.fish_rows
+        old_code = ""
+        if old is not None:
+            old_rows = [
+                k for k in KINDS if k in FRESHNESS_ORDER and any(c[0] == k for c in old.hand)
+            ]
+            old_code = old_rows[min(self.cursor, len(old_rows) - 1)] if old_rows else ""
+        cursor = (
+            rows.index(old_code) if old_code in rows else min(self.cursor, max(len(rows) - 1, 0))
+        )
+        self.set_reactive(HandView.cursor, cursor)
+        self._select_all()
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        """Moving to another freshness selects all of it: the common case is a whole pile."""
+        self._select_all()
+
+    def watch_chosen(self) -> None:
+        """Tell the screen (it shows the selection in the status line and the footer)."""
+        self.post_message(self.SelectionChanged(self, self.code, len(self.selection)))
+
+    def _select_all(self) -> None:
+        """Select every fish of the cursor's freshness (none when not selecting)."""
+        self.chosen = len(self.groups.get(self.code, [])) if self.selecting else 0
+
+    def clear(self) -> None:
+        """Select nothing (Escape)."""
+        self.chosen = 0
+
+    # --- actions -----------------------------------------------------------------
+
+    def action_move(self, delta: int) -> None:
+        """Move the cursor to the previous/next freshness in hand."""
+        rows = self.fish_rows
+        if rows and self.selecting:
+            self.cursor = (self.cursor + delta) % len(rows)
+
+    def action_more(self, delta: int) -> None:
+        """Select one fish more or fewer of the cursor's freshness."""
+        if self.selecting and self.code:
+            self.chosen = max(0, min(len(self.groups[self.code]), self.chosen + delta))
+
+    def action_toggle_all(self) -> None:
+        """Select all of the cursor's freshness, or none if all are selected."""
+        if self.selecting and self.code:
+            total = len(self.groups[self.code])
+            self.chosen = 0 if self.chosen == total else total
+
+    def action_pick(self, code: str, count: int) -> None:
+        """Mouse: select ``count`` fish of ``code`` (clicking the same chip again clears)."""
+        rows = self.fish_rows
+        if not self.selecting or code not in rows:
+            return
+        same = code == self.code and count == self.chosen
+        self.cursor = rows.index(code)
+        self.chosen = 0 if same else count
+        self.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Selection keys only apply while selecting (fill step, not ready)."""
+        if action in {"move", "more", "toggle_all", "pick"}:
+            return self.selecting
+        return True
+
+    # --- rendering ------------------------------------------------------------------
+
+    def render(self) -> str:
+        """One row per kind: name, chips (selected ones lit), and a note."""
+        groups = self.groups
+        if self.snapshot is None or self.snapshot.me is None:
+            return "[dim]Spectating: hands are private (RULES.md §9).[/]"
+        if not groups:
+            return "[dim]Your hand is empty.[/]"
+        selecting = self.selecting
+        # Cards two rows tall on a tall terminal: they read (and click) like cards.
+        tall = self.app.size.height >= TALL_TERMINAL
+        lines = []
+        for kind, cards in groups.items():
+            here = selecting and kind == self.code
+            pointer = "[b]▶[/b]" if here else " "
+            name = f"{NAMES[kind]:<11}"
+            name = f"[b {COLOURS[kind]}]{name}[/]" if here else f"[{COLOURS[kind]}]{name}[/]"
+            faces, backs = [], []
+            for n, _card in enumerate(cards, start=1):
+                selectable = selecting and kind in FRESHNESS_ORDER
+                lit = not selectable or (here and n <= self.chosen)
+                style = (
+                    f"{INK} on {COLOURS[kind]}" if lit else f"{COLOURS[kind]} on {DIM_BACKGROUND}"
+                )
+                if selectable:
+                    style += f" @click=pick('{kind}',{n})"
+                faces.append(f"[{style}] {GLYPHS.get(kind, kind)} [/]")
+                backs.append(f"[{style}]   [/]")
+            note = ""
+            if kind not in FRESHNESS_ORDER:
+                note = "[dim]stays in hand; used when you serve[/]"
+            elif here and self.chosen:
+                note = f"[b]{self.chosen} of {len(cards)} selected[/b]"
+            elif here:
+                note = "[dim]none selected[/]"
+            lines.append(f"{pointer} {name} {' '.join(faces)}  {note}")
+            if tall:
+                lines.append(f"  {' ' * 11} {' '.join(backs)}")
+        return "\n".join(lines) + "\n\n" + self._hint()
+
+    def _hint(self) -> str:
+        """A reminder of what the hand is for right now (dim, below the cards)."""
+        snap = self.snapshot
+        if self.selecting:
+            return (
+                "[dim]↑↓ freshness · ←→ one fewer/more · space all/none · "
+                "[b]1–6[/b] put them in that crate · [b]t[/b] then 1–6 takes a crate back · "
+                "[b]r[/b] ready[/]"
+            )
+        if snap is not None and snap.phase == "fill":
+            return "[dim]You are ready. Press [b]r[/b] to rearrange while the others finish.[/]"
+        return (
+            "[dim]Fish in your hand cannot serve (§3.4): "
+            "they go into crates at the next fill step.[/]"
+        )

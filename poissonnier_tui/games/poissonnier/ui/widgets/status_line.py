@@ -1,0 +1,73 @@
+"""The status line: what the game is waiting for, and from whom. Never blank.
+
+It reads the view's ``waiting_on`` and phase through
+:func:`poissonnier_tui.games.poissonnier.ui.describe.status_text` ("Fill step: … — waiting for
+you and Bot 2", "Bot 1 is serving…", "Your turn: …", "Game over…"). A
+pending two-key command (``t`` then a crate number, ``s`` then a client)
+takes its place until it is completed or cancelled. While the game waits for
+someone else a spinner turns, so a quiet table never looks frozen.
+"""
+
+from __future__ import annotations
+
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Static
+
+from poissonnier_tui.games.poissonnier.ui.describe import status_text
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+"""Frames of the waiting spinner."""
+
+
+class StatusLine(Static):
+    """One or two lines of status; the screen sets :attr:`snapshot` and :attr:`prompt`."""
+
+    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
+    """The table, or ``None`` before the first view."""
+    prompt: reactive[str | None] = reactive(None, layout=True)
+    """A pending two-key command's question, shown instead of the game status."""
+    offer: reactive[int | None] = reactive(None, layout=True)
+    """The id of the offer made to this player that the answer keys act on."""
+    frame: reactive[int] = reactive(0)
+    """The spinner's current frame."""
+
+    _timer: Timer | None = None
+
+    def on_mount(self) -> None:
+        """Start the spinner clock, paused until the game waits for someone else."""
+        self._timer = self.set_interval(0.12, self._tick, pause=True)
+        self._sync_timer()
+
+    def _tick(self) -> None:
+        """Advance the spinner one frame."""
+        self.frame = (self.frame + 1) % len(SPINNER)
+
+    @property
+    def waiting_for_others(self) -> bool:
+        """The game waits only on other seats (the spinner turns)."""
+        snap = self.snapshot
+        if snap is None:
+            return True
+        return not snap.over and bool(snap.waiting_on) and snap.me not in snap.waiting_on
+
+    def _sync_timer(self) -> None:
+        """Run the spinner only while the game waits on someone else."""
+        if self._timer is None:
+            return
+        if self.waiting_for_others:
+            self._timer.resume()
+        else:
+            self._timer.pause()
+
+    def watch_snapshot(self) -> None:
+        """Spin only while others are deciding."""
+        self._sync_timer()
+
+    def render(self) -> str:
+        """The status sentence, with the spinner in front while waiting on others."""
+        spin = (
+            f"[$accent]{SPINNER[self.frame]}[/] " if self.waiting_for_others else "[$accent]●[/] "
+        )
+        return spin + status_text(self.snapshot, self.prompt, self.offer)

@@ -1,0 +1,218 @@
+"""The app's connection to a table: a TCP client, plus the server itself in solo.
+
+No Textual here (STYLE.md: the I/O layer knows nothing of widgets). The app's
+network worker calls :func:`open_link` and then iterates
+:meth:`TableLink.messages`; the screens never see a socket.
+
+Solo play takes the same path as a LAN game (DESIGN.md "Textual"): an
+in-process :class:`net.server.TableServer` listens on 127.0.0.1, port 0,
+unadvertised, with bots in every seat but the first, and the app joins it as
+an ordinary TCP client.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from net.client import JoinError, TableClient
+from net.game import Agent
+from net.messages import ServerMessage
+from net.server import TableServer
+from poissonnier_tui import __version__
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.shell.session import HostSession, JoinSession, Session, SoloSession
+
+if TYPE_CHECKING:
+    from poissonnier_tui.hosting.lan import HostedTable
+
+log = logging.getLogger(__name__)
+
+GAME = "poissonnier"
+"""The game name sent in ``hello`` (``PoissonnierGame.name``)."""
+
+__all__ = ["JoinError", "TableLink", "open_link"]
+
+
+class TableLink:
+    """A joined table: the client connection and, in solo, the server it runs.
+
+    Args:
+        client: the connected client.
+        server: the in-process server of a solo game, closed with the link.
+        address: ``host:port`` for messages to the player.
+        hosted: the LAN table this process hosts (``poissonnier host``),
+            closed with the link (goodbye to everyone, advert withdrawn).
+    """
+
+    def __init__(
+        self,
+        client: TableClient,
+        server: TableServer | None = None,
+        address: str = "",
+        hosted: HostedTable | None = None,
+    ) -> None:
+        self.client = client
+        self.server = server
+        self.address = address
+        self.hosted = hosted
+
+    @property
+    def seat(self) -> int | None:
+        """This client's seat, ``None`` for a spectator."""
+        return self.client.seat
+
+    @property
+    def token(self) -> str | None:
+        """The seat's reconnect token (show it so the player can rejoin)."""
+        return self.client.token
+
+    @property
+    def table_name(self) -> str:
+        """The table's name as it announced itself."""
+        return self.client.table.name
+
+    @property
+    def lost_reason(self) -> str | None:
+        """Why the connection ended, once it has."""
+        return self.client.lost_reason
+
+    def messages(self) -> AsyncIterator[ServerMessage]:
+        """The table's messages in order, until the connection ends."""
+        return self.client.messages()
+
+    async def send_action(self, action: Mapping[str, Any]) -> int:
+        """Send a game action; returns the ``seq`` echoed in its ``ack`` or ``error``."""
+        return await self.client.send_action(action)
+
+    async def start(self) -> None:
+        """Ask the table to start the game (only the host, seat 0, may)."""
+        await self.client.start()
+
+    async def close(self) -> None:
+        """Leave the table and, in solo, stop the server. Safe to call twice."""
+        try:
+            await self.client.close()
+        finally:
+            if self.server is not None:
+                await self.server.close("closing")
+            if self.hosted is not None:
+                await self.hosted.close("closing")
+
+
+def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
+    """One bot per seat after the human's (seat 0), each with its own seed (R3), the
+    levels handed out in turn."""
+    from poissonnier_tui.games.poissonnier.bots import kind_for, make_bot
+
+    return {
+        seat: make_bot(kind_for(session.bot_kinds, seat - 1), seed + seat)
+        for seat in range(1, session.bots + 1)
+    }
+
+
+async def open_link(session: Session, *, say: Callable[[str], None] | None = None) -> TableLink:
+    """Join the table ``session`` describes; for a solo session, start it first.
+
+    Args:
+        session: solo or join.
+        say: called with short progress sentences ("Starting the table…").
+
+    Returns:
+        A joined :class:`TableLink`.
+
+    Raises:
+        JoinError: the table refused us or could not be reached.
+        ValueError: a solo or host session with impossible settings (e.g. 0 bots,
+            unknown bot kind), or a browse session (it has no table yet).
+        OSError: a host session's port cannot be bound.
+    """
+    from poissonnier_tui.games.poissonnier.bots import kind_for
+    from poissonnier_tui.hosting.lan import bot_name, format_address
+
+    report = say or (lambda _text: None)
+    if isinstance(session, HostSession):
+        return await _host(session, report)
+    if not isinstance(session, JoinSession | SoloSession):
+        raise ValueError("Pick a table first: a lobby session has no table to open.")
+    if isinstance(session, JoinSession):
+        report(f"Connecting to {session.host}:{session.port}…")
+        client = await TableClient.connect(
+            session.host,
+            session.port,
+            name=session.name,
+            role=session.role,
+            token=session.token,
+            code=session.code,
+            app_version=__version__,
+            game=GAME,
+        )
+        return TableLink(client, None, format_address(session.host, session.port))
+    seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
+    report("Setting up the fish market…")
+    server = TableServer(
+        PoissonnierGame(),
+        name="Solo",
+        seats=session.bots + 1,
+        seed=seed,
+        app_version=__version__,
+        bots=_bots(session, seed),
+        bot_names={
+            seat: bot_name(seat, kind_for(session.bot_kinds, seat - 1))
+            for seat in range(1, session.bots + 1)
+        },
+        bot_delay=session.bot_delay,
+        auto_start=True,  # the game starts as soon as the human takes seat 0
+        absent_grace=None,  # solo: the table waits for its only human
+        host="127.0.0.1",
+        port=0,
+    )
+    from poissonnier_tui.hosting.persistence import record_table
+
+    record_table(server, table={"solo": True})  # every table keeps its log (issue 5)
+    await server.open()
+    report(f"Joining the table on 127.0.0.1:{server.port}…")
+    try:
+        client = await TableClient.connect(
+            "127.0.0.1",
+            server.port,
+            name=session.name,
+            app_version=__version__,
+            game=GAME,
+        )
+    except BaseException:
+        await server.close("closing")
+        raise
+    log.info("Solo table on 127.0.0.1:%d, seed %d.", server.port, seed)
+    return TableLink(client, server, f"127.0.0.1:{server.port}")
+
+
+async def _host(session: HostSession, report: Callable[[str], None]) -> TableLink:
+    """Open the LAN table, take seat 0 over TCP, then advertise it (so seat 0 is ours)."""
+    from poissonnier_tui.hosting.lan import format_address, open_table
+
+    report("Setting up the fish market…")
+    hosted = await open_table(session.settings, advertise=False, resume=session.resume)
+    # A resumed table: take seat 0 back with its logged token (issue 5).
+    token = session.resume.header.seats[0].token if session.resume is not None else None
+    try:
+        report(f"Taking your seat at {hosted.address}…")
+        client = await TableClient.connect(
+            hosted.connect_host,
+            hosted.port,
+            name=session.name,
+            token=token,
+            code=session.settings.code,
+            app_version=__version__,
+            game=GAME,
+        )
+        if session.settings.advertise:
+            report("Announcing the table on the LAN…")
+            await hosted.advertise()
+    except BaseException:
+        await hosted.close("closing")
+        raise
+    log.info("Hosting %r on %s, seed %d.", session.settings.name, hosted.address, hosted.seed)
+    return TableLink(client, None, format_address(hosted.connect_host, hosted.port), hosted=hosted)

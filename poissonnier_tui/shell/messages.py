@@ -1,0 +1,111 @@
+"""Messages between the network worker, the screens and the app.
+
+The network worker (``PoissonnierApp._run_table``) turns each server frame
+into one of these and posts it to the app; the handlers set reactives, so no
+widget ever awaits the network. Screens ask for a move with
+:class:`MoveChosen`, which bubbles up to the app that owns the connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+
+
+@dataclass
+class Connected(Message):
+    """The table welcomed us.
+
+    Attributes:
+        seat: our seat, ``None`` as a spectator.
+        token: the seat's reconnect token.
+        table: the table's name.
+        address: ``host:port`` of the table.
+    """
+
+    seat: int | None
+    token: str | None
+    table: str
+    address: str
+
+
+@dataclass
+class Progress(Message):
+    """A step of connecting, in words ("Joining the table on 127.0.0.1:40123…")."""
+
+    text: str
+
+
+@dataclass
+class ConnectFailed(Message):
+    """The table could not be joined: its code and a sentence for the player."""
+
+    code: str
+    message: str
+
+
+@dataclass
+class LobbyChanged(Message):
+    """Who sits where changed (names, bots, connections) or the table's phase did."""
+
+    seats: tuple[SeatLabel, ...]
+    started: bool
+    phase: str
+
+
+@dataclass
+class ViewReceived(Message):
+    """A new view of the game for our seat
+    (shape: :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
+
+    rev: int
+    view: dict[str, Any]
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer view supersedes a queued older one: each view is complete.
+
+        (Log lines are not lost: every view carries the last 40 events.)
+        """
+        return isinstance(message, ViewReceived)
+
+
+@dataclass
+class ActionAcked(Message):
+    """The action numbered ``seq`` was accepted."""
+
+    seq: int
+
+
+@dataclass
+class ActionRefused(Message):
+    """The server refused something we sent; nothing changed.
+
+    Attributes:
+        code: machine-readable (``"mixed_crate"``, ``"not_active"``…).
+        message: the server's sentence, naming the rule broken.
+        seq: the refused action's number, if it was an action.
+        action: the action we had sent, if known.
+    """
+
+    code: str
+    message: str
+    seq: int | None
+    action: dict[str, Any] | None = None
+
+
+@dataclass
+class Disconnected(Message):
+    """The connection to the table ended (table closed, network lost, said goodbye)."""
+
+    reason: str
+
+
+@dataclass
+class MoveChosen(Message):
+    """A screen chose a game action to send (an action wire map)."""
+
+    action: dict[str, Any]

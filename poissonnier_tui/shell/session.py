@@ -1,0 +1,109 @@
+"""What the app is asked to do when it starts: play solo, or join a table.
+
+The CLI builds one of these and hands it to
+:class:`~poissonnier_tui.shell.app.PoissonnierApp`. They are plain frozen
+dataclasses so that tests and the screenshot script can build them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from poissonnier_tui.hosting.lan import TableSettings
+    from poissonnier_tui.hosting.persistence import ResumePlan
+
+Role = Literal["player", "spectator"]
+"""How a client sits at a table: with a seat, or watching without one (RULES.md §9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoloSession:
+    """A solo game against bots on an in-process, unadvertised table server.
+
+    Attributes:
+        bots: how many bots sit with the player (1..4, so 2..5 players, RULES.md §1).
+        seed: the table's seed (R3); ``None`` draws one at random.
+        name: the human player's display name.
+        bot_delay: seconds a bot waits before each move, so that people can
+            follow what the bots do (0 in tests).
+        bot_kinds: the bots' levels (``poissonnier_tui.games.poissonnier.bots.BOT_KINDS``), handed
+            out to the bot seats in turn (``poissonnier_tui.games.poissonnier.bots.kind_for``).
+        autoplay: let a bot (the first of ``bot_kinds``) play the human seat too
+            (through the server, like any move): for demos, screenshots and
+            tests that need a finished game.
+    """
+
+    bots: int = 2
+    seed: int | None = None
+    name: str = "You"
+    bot_delay: float = 0.8
+    bot_kinds: tuple[str, ...] = ("medium",)
+    autoplay: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSession:
+    """Join a table served elsewhere (on the LAN, or by ``poissonnier host``).
+
+    Attributes:
+        host: the server's address.
+        port: the server's TCP port.
+        name: the display name asked for.
+        role: ``"player"`` to take a seat, ``"spectator"`` to watch (RULES.md §9).
+        code: the table's join code, if it has one.
+        token: a seat token from an earlier connection, to reclaim that seat.
+        autoplay: as in :class:`SoloSession`.
+        table: the table's name when known (from discovery), for saving the token.
+    """
+
+    host: str
+    port: int
+    name: str = "You"
+    role: Role = "player"
+    code: str | None = None
+    token: str | None = None
+    autoplay: bool = False
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostSession:
+    """Host a LAN table in this process and play at it from seat 0 (``poissonnier host``).
+
+    Attributes:
+        settings: the table (see :class:`poissonnier_tui.hosting.lan.TableSettings`).
+        name: the host's display name.
+        autoplay: as in :class:`SoloSession`.
+        resume: carry on this saved game (``host --resume``): the host takes
+            seat 0 back with its logged token.
+    """
+
+    settings: TableSettings
+    name: str = "You"
+    autoplay: bool = False
+    resume: ResumePlan | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BrowseSession:
+    """Start in the lobby of tables found on the LAN (``poissonnier join`` with no address).
+
+    Attributes:
+        name: the display name to join with.
+        role: join as a player or watch.
+        code: a join code to offer (the lobby also asks for one).
+        interface: IPv4 address to browse on, or ``None`` for all.
+        table: join the table of this name as soon as it is found.
+    """
+
+    name: str = "You"
+    role: Role = "player"
+    code: str | None = None
+    interface: str | None = None
+    table: str | None = None
+
+
+Session = SoloSession | JoinSession | HostSession | BrowseSession
+"""Every way of starting the app."""
