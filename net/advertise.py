@@ -1,4 +1,4 @@
-"""Keep a table server's zeroconf record in step with the table (DESIGN.md "Discovery").
+"""Keep a table server's zeroconf record in step with the table (docs/ARCHITECTURE.md "Discovery").
 
 :class:`ServerAdvertiser` turns a :class:`net.server.TableSummary` into a
 :class:`net.discovery.TableAd`, registers it, re-announces it whenever

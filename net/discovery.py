@@ -1,4 +1,4 @@
-"""Finding tables on the LAN with zeroconf (mDNS/DNS-SD), DESIGN.md "Discovery".
+"""Finding tables on the LAN with zeroconf (mDNS/DNS-SD), docs/ARCHITECTURE.md "Discovery".
 
 A table is advertised as ``<table name>._<game>._tcp.local.`` with a small
 TXT record (all values strings):

@@ -1,4 +1,5 @@
-"""A table's log, kept while it plays and read back to resume it (DESIGN.md "Persistence").
+"""A table's log, kept while it plays and read back to resume it
+(docs/ARCHITECTURE.md "Persistence").
 
 :class:`TableRecorder` hooks a :class:`~net.server.TableServer`: when the
 match starts it writes the header (game, rules and app versions, seed, seats

@@ -1,6 +1,6 @@
 """An append-only table log: a header, then one frame per accepted action.
 
-DESIGN.md "Persistence". The file uses the wire's framing (4-byte big-endian
+docs/ARCHITECTURE.md "Persistence". The file uses the wire's framing (4-byte big-endian
 length, then one msgpack map) so one decoder serves both. Layout::
 
     frame 0   header  {"format": 1, "app": str, "game": str, "rules": str,
@@ -19,7 +19,7 @@ and stays on the host's disk.
 
 Every record is flushed and ``fsync``-ed before :meth:`LogWriter.append`
 returns, so an action the table acknowledged is on disk even if the process
-is killed the next instant (DESIGN.md: "flushed before the action is
+is killed the next instant (docs/ARCHITECTURE.md: "flushed before the action is
 acknowledged"). A crash mid-write leaves at most one partial record at the
 end, which :func:`read_log` reports as :class:`LogDamaged` with the valid
 prefix, and :meth:`LogWriter.reopen` cuts off before appending.

@@ -1,4 +1,4 @@
-"""Measure the bot levels against the targets of issue 4 and print the figures.
+"""Measure the bot levels against the targets in the README ("Bots") and print the figures.
 
 Every figure comes from :func:`poissonnier_tui.arena.simulate.tournament` (the code
 behind ``poissonnier tournament``), so each line printed here can be re-run

@@ -1,4 +1,4 @@
-"""Make the SVG screenshots in ``screenshots/`` from the real app (DESIGN.md "Textual").
+"""Make the SVG screenshots in ``screenshots/`` from the real app (docs/ARCHITECTURE.md "Textual").
 
 Nothing here is drawn by hand: the script runs :class:`PoissonnierApp` headless
 (``App.run_test``) at a fixed terminal size, in a real solo game (an

@@ -1,8 +1,7 @@
 """Shared test set-up: every test's games are saved in its own temporary data directory,
 and every finished game saved there must replay to the result it logged.
 
-Issue 5 ("Replaying a log of every finished test game reproduces its
-result"): each test gets ``$POISSONNIER_DATA_DIR`` pointing into its
+each test gets ``$POISSONNIER_DATA_DIR`` pointing into its
 ``tmp_path`` (so no test touches the real home; OS processes a test starts
 inherit it). After the test, every table log written there is read back and
 replayed from its seed (R3) with :func:`logcheck.check_log`: a finished

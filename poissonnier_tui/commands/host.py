@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = settings_from(args, host_seat=True, start_when_full=False)
     plan = None
-    if args.resume is not None:  # issue 5: carry on a saved game from seat 0
+    if args.resume is not None:  # carry on a saved game from seat 0
         from poissonnier_tui.commands._resume import load_plan
         from poissonnier_tui.hosting.persistence import resumed_settings
 

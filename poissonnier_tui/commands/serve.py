@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = settings_from(args, host_seat=False, start_when_full=args.start_when_full)
     plan = None
-    if args.resume is not None:  # issue 5: carry on a saved game
+    if args.resume is not None:  # carry on a saved game
         from poissonnier_tui.commands._resume import load_plan
         from poissonnier_tui.hosting.persistence import resumed_settings
 

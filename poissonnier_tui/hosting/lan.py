@@ -3,7 +3,7 @@
 No Textual here. ``poissonnier host`` and ``poissonnier serve`` build a
 :class:`TableSettings` and call :func:`open_table`, which starts a
 :class:`net.server.TableServer` for Le Poissonnier and advertises it on the
-LAN (DESIGN.md "Discovery") with a record kept in step with the seats and
+LAN (docs/ARCHITECTURE.md "Discovery") with a record kept in step with the seats and
 the phase. :class:`HostedTable` gives the host's controls: add or remove
 bots in the lobby, hand an absent player's seat to a bot mid-game.
 :class:`SeatLog` turns seat changes into the plain lines ``serve`` prints.
@@ -329,7 +329,7 @@ async def open_table(
         resume: carry on the game of this log instead of dealing a new one
             (:func:`poissonnier_tui.hosting.persistence.plan_resume`; fit ``settings``
             to it with ``resumed_settings``). A new table's log is started
-            when its game starts (issue 5: every table keeps one).
+            when its game starts (every table keeps one).
 
     Returns:
         The running table.

@@ -1,7 +1,7 @@
 """Never lose a game: where table logs live, and recording, resuming and listing them.
 
 Every table this app runs (solo, ``host``, ``serve``) keeps an append-only
-log (:mod:`net.tablelog`, DESIGN.md "Persistence") in the user's data
+log (:mod:`net.tablelog`, docs/ARCHITECTURE.md "Persistence") in the user's data
 directory::
 
     $POISSONNIER_DATA_DIR/games/            when that variable is set (tests, scripts)

@@ -5,7 +5,7 @@ the state after every action: step 0 is the deal, step *k* the state after
 the *k*-th logged action. No Textual here; the screen
 (:mod:`poissonnier_tui.games.poissonnier.ui.screens.replay`) only asks for views.
 
-Who may see what (RULES.md §9, DESIGN.md "one door"): every view comes from
+Who may see what (RULES.md §9, docs/ARCHITECTURE.md "one door"): every view comes from
 :func:`~poissonnier_tui.games.poissonnier.rules.view.view_for` for the point of view chosen —
 ``None`` (the public view, what a spectator saw) or a seat (what that
 player saw). A **finished** game may also be shown with every hand

@@ -1,7 +1,7 @@
 """Seat tokens kept between runs, so ``poissonnier join`` again reclaims the seat.
 
 A table gives each seat a secret token in its ``welcome``; presenting it
-again gets the same seat back with a fresh view (DESIGN.md "Wire
+again gets the same seat back with a fresh view (docs/ARCHITECTURE.md "Wire
 protocol"). This store keeps the tokens in the user's state directory
 (``platformdirs.user_state_path("poissonnier")``, e.g.
 ``~/.local/state/poissonnier/seats.json`` on Linux; ``$XDG_STATE_HOME``

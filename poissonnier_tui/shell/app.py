@@ -13,7 +13,7 @@ error toast with the server's sentence, a lost connection a message on
 screen with a way to reconnect, and an unexpected exception is reported the
 same way rather than raised.
 
-LAN play (issue 3): a :class:`HostSession` opens a LAN table in this
+LAN play: a :class:`HostSession` opens a LAN table in this
 process (server + zeroconf advert) and joins it as seat 0, with the host's
 controls (add/remove bots in the lobby; F2 during the game hands an absent
 player's seat to a bot). A :class:`BrowseSession` starts in the lobby of

@@ -1,10 +1,10 @@
 """The app's connection to a table: a TCP client, plus the server itself in solo.
 
-No Textual here (STYLE.md: the I/O layer knows nothing of widgets). The app's
+No Textual here (docs/ARCHITECTURE.md: the I/O layer knows nothing of widgets). The app's
 network worker calls :func:`open_link` and then iterates
 :meth:`TableLink.messages`; the screens never see a socket.
 
-Solo play takes the same path as a LAN game (DESIGN.md "Textual"): an
+Solo play takes the same path as a LAN game (docs/ARCHITECTURE.md "Textual"): an
 in-process :class:`net.server.TableServer` listens on 127.0.0.1, port 0,
 unadvertised, with bots in every seat but the first, and the app joins it as
 an ordinary TCP client.
@@ -171,7 +171,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
     )
     from poissonnier_tui.hosting.persistence import record_table
 
-    record_table(server, table={"solo": True})  # every table keeps its log (issue 5)
+    record_table(server, table={"solo": True})  # every table keeps its log
     await server.open()
     report(f"Joining the table on 127.0.0.1:{server.port}…")
     try:
@@ -195,7 +195,7 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
 
     report("Setting up the fish market…")
     hosted = await open_table(session.settings, advertise=False, resume=session.resume)
-    # A resumed table: take seat 0 back with its logged token (issue 5).
+    # A resumed table: take seat 0 back with its logged token.
     token = session.resume.header.seats[0].token if session.resume is not None else None
     try:
         report(f"Taking your seat at {hosted.address}…")

@@ -2,7 +2,7 @@
 
 Shown by ``poissonnier join`` (and ``spectate``) with no address, and again
 whenever a join fails or the host goes away. Tables appear, update (seats
-taken, lobby → playing) and vanish as their adverts do (DESIGN.md
+taken, lobby → playing) and vanish as their adverts do (docs/ARCHITECTURE.md
 "Discovery"). A table running another version is listed greyed out with
 both versions named, and cannot be picked. Enter joins the highlighted
 table, ``w`` watches it as a spectator; typing ``HOST:PORT`` in the address

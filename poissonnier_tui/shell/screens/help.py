@@ -1,6 +1,6 @@
 """The help screen: the rules in short and every key, from ``help.md``.
 
-STYLE.md: help text lives in a Markdown file next to the app, not in code,
+docs/ARCHITECTURE.md: help text lives in a Markdown file next to the app, not in code,
 so it can be read and edited as a document.
 """
 

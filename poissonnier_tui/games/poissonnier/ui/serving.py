@@ -3,7 +3,7 @@
 The serve dialog lists concrete ``serve`` actions computed here with
 :func:`poissonnier_tui.games.poissonnier.rules.orders.serve_plans`, from the seat's own view
 only: crate fish, fish bought this turn and the special cards in hand. This
-pre-check is a convenience (DESIGN.md: the client may pre-check a move for
+pre-check is a convenience (docs/ARCHITECTURE.md: the client may pre-check a move for
 the UI); the server still validates every serve.
 
 When nothing works, :func:`shortfall` says what is missing and

@@ -1,1 +1,1 @@
-"""Widgets of the table screen, one per module (STYLE.md "Textual apps")."""
+"""Widgets of the table screen, one per module (docs/ARCHITECTURE.md "Textual")."""

@@ -1,4 +1,4 @@
-"""Issue 4, "done when": playing solo, a person sees the bots ask, offer and haggle.
+"""playing solo, a person sees the bots ask, offer and haggle.
 
 The real app plays a solo game (in-process table over TCP, medium bots, no
 bot delay). The human seat is played by the app's autoplay (a medium bot
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_app_solo import until
+from pilot import until
 
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList

@@ -8,7 +8,7 @@ from the server side, what was hidden at every revision, then proves:
 * the game ends and every client's final view carries the server's result;
 * no frame to a seat names a fish card that was, at that revision, in
   another hand, in another seat's crates, a crate marker, or the deck
-  (RULES.md §9, DESIGN.md "one door");
+  (RULES.md §9, docs/ARCHITECTURE.md "one door");
 * no frame to the spectator names any fish card at all, nor a client card
   that was in the client deck (outside the public log).
 """
@@ -94,7 +94,7 @@ async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> No
         game, name="e2e", seats=PLAYERS, seed=2024, app_version=__version__,
         auto_start=True, turn_timeout=5.0, on_action=on_action,
     )  # fmt: skip
-    recorder = record_table(server)  # issue 5: the log is replayed after the test (conftest)
+    recorder = record_table(server)  # the log is replayed after the test (conftest)
     frames: dict[int, list[View]] = {s: [] for s in range(PLAYERS + 1)}
 
     def keep(index: int) -> Any:

@@ -1,7 +1,7 @@
 """End to end: the real app, a solo table on 127.0.0.1, bots, keys only.
 
 ``PoissonnierApp(SoloSession(...))`` starts an in-process ``TableServer``
-with bots and joins it over real TCP (DESIGN.md "Textual": one code path).
+with bots and joins it over real TCP (docs/ARCHITECTURE.md "Textual": one code path).
 The test plays with key presses only: it fills a crate, declares ready
 (RULES.md §3.2), then on its turn serves a client or ends the turn (§3.4),
 and checks what the screen shows. Bots move with no delay and a fixed seed,
@@ -10,9 +10,7 @@ and every wait polls the app's state with a timeout instead of sleeping.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from textual.pilot import Pilot
+from pilot import until
 
 from net.server import TableServer
 from poissonnier_tui import __version__
@@ -31,15 +29,6 @@ from poissonnier_tui.shell.session import JoinSession, SoloSession
 
 SEED = 3
 """With 2 bots, seat 0 (the human) plays turn 2 and its queue starts with an undecided client."""
-
-
-async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until ``ready()`` holds; fail after ``timeout`` seconds."""
-    for _ in range(int(timeout / 0.02)):
-        if ready():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app did not reach the expected state in time")
 
 
 def waited_on(app: PoissonnierApp, phase: str) -> bool:

@@ -1,4 +1,4 @@
-"""Issue 5: the table log, resume after a crash, damaged logs, history.
+"""the table log, resume after a crash, damaged logs, history.
 
 The table log (net/tablelog.py) is written by every table through
 net/recorder.py; poissonnier_tui/hosting/persistence.py says where logs live and
@@ -400,7 +400,7 @@ def test_serve_resume_says_why_it_cannot(
 
 
 async def test_host_resume_takes_seat_one_back_with_its_logged_token(tmp_path: Path) -> None:
-    from test_app_solo import until
+    from pilot import until
 
     from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
     from poissonnier_tui.hosting.lan import TableSettings

@@ -1,4 +1,4 @@
-"""Issue 5 crash test: a real ``poissonnier serve`` SIGKILLed at 20 random moments.
+"""Crash test: a real ``poissonnier serve`` SIGKILLed at 20 random moments.
 
 A 4-seat table: two seats are players in this test (ordinary TCP clients
 whose moves come from a random bot on the views they receive), two are the

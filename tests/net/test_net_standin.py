@@ -1,6 +1,6 @@
 """A bot standing in for an absent player mid-game, and per-state time limits.
 
-Issue 3, point 5: the host hands a disconnected player's seat to a bot; the
+the host hands a disconnected player's seat to a bot; the
 player takes it back by reconnecting with their token. ``count to N`` (see
 ``test_net_toygame``) keeps every move in ``CountMatch.moves`` so the tests
 can say exactly who moved.

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from netns import LOOPBACK, in_netns, poissonnier, wait_for
-from test_app_solo import until
+from pilot import until
 from textual.widgets import Input, OptionList, Static
 
 from net.client import TableClient

@@ -1,4 +1,4 @@
-"""Issue 5: ``poissonnier replay``, the read-only viewer, driven with keys (``run_test``).
+"""``poissonnier replay``, the read-only viewer, driven with keys (``run_test``).
 
 What a replay may show (RULES.md §9): a finished game every seat's hand
 (one seat at a time, or all at once); a game still running only the public

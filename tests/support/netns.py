@@ -1,6 +1,6 @@
 """Run a test inside a private network namespace, so multicast never leaves the test.
 
-DESIGN.md "Discovery": tests that use zeroconf must not send a packet on the
+docs/ARCHITECTURE.md "Discovery": tests that use zeroconf must not send a packet on the
 machine's real interfaces. :func:`in_netns` wraps an ``async`` test: run by
 pytest normally, the wrapper re-runs that one test in a child pytest under
 ``unshare -n`` (``-rn`` when not root: a user namespace gives the rights),
@@ -38,7 +38,7 @@ import pytest
 ENV = "POISSONNIER_TEST_NETNS"
 """Set to ``1`` in the child pytest that runs inside the namespace."""
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 INNER_TIMEOUT = 120.0
 """Seconds one namespaced test may take before it is killed."""

@@ -6,14 +6,14 @@ revision; the four players and the spectator are real ``poissonnier join
 --headless`` / ``spectate --headless`` processes that find the table through
 discovery and record every view frame they receive. All inside a private
 network namespace (``tests/netns.py``). One game serves both checks, which
-also puts the reconnect resync itself under the leak check (DESIGN.md lists
+also puts the reconnect resync itself under the leak check (docs/ARCHITECTURE.md lists
 "a reconnect resync that skips redaction" among the failures to avoid):
 
 * Reconnect: one player is SIGKILLed mid-game and started again; it finds
   its saved token, gets its seat back, and its first view is exactly the
   server's view for that seat; then it plays to the end. Reconnect time is
   printed.
-* Leak test (RULES.md §9, DESIGN.md "one door"): over the whole game, with
+* Leak test (RULES.md §9, docs/ARCHITECTURE.md "one door"): over the whole game, with
   deals, no frame to a seat names a fish card hidden from that seat at that
   revision, and the spectator sees no fish card id at all, nor a card of the
   client deck outside the log.
@@ -68,7 +68,7 @@ async def test_killed_client_gets_its_seat_back_and_no_frame_leaks_across_the_ga
         port=0, absent_grace=None,  # the table waits for the crashed player: a still state
     )  # fmt: skip
     table = await open_table(settings, game=game)
-    saving = table.server.on_action  # the table's own log (issue 5) keeps its hook
+    saving = table.server.on_action  # the table's own log keeps its hook
 
     async def on_action(seat: int, action: Mapping[str, Any]) -> None:
         if saving is not None:
