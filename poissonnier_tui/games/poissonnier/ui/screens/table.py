@@ -376,7 +376,7 @@ class TableScreen(Screen[None]):
         self.send({"type": "ready"})
 
     def action_unready(self) -> None:
-        """Take the ready declaration back while others still arrange (our ruling, §3.2)."""
+        """Take the ready declaration back while others still arrange (R16, §3.2)."""
         self.send({"type": "unready"})
 
     def action_buy_crate(self) -> None:
