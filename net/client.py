@@ -24,6 +24,7 @@ from net.connection import FramedConnection
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
 from net.messages import (
+    TABLE_CLOSED,
     ActionRequest,
     Bye,
     ErrorReply,
@@ -91,6 +92,9 @@ class TableClient:
         self._seq = 0
         self.lost_reason: str | None = None
         """Why the connection ended, once it has."""
+        self.bye_reason: str | None = None
+        """The reason code of the table's ``bye``, once it said one (e.g. ``"closing"``,
+        :data:`net.messages.TABLE_CLOSED`: the table is gone for good, no seat remains)."""
         self._reader = asyncio.create_task(self._read_loop(), name="table client reader")
 
     @classmethod
@@ -129,12 +133,47 @@ class TableClient:
             JoinError: The table refused us (its code and sentence), or could
                 not be reached, did not answer in time, or answered nonsense.
         """
-        hello = Hello(PROTOCOL_VERSION, app_version, game, name, role, token, code)
         try:
             async with asyncio.timeout(timeout):
                 reader, writer = await asyncio.open_connection(host, port)
         except (OSError, TimeoutError) as exc:
             raise JoinError("unreachable", f"Cannot reach a table at {host}:{port}.") from exc
+        return await cls.handshake(
+            reader, writer, f"{host}:{port}", name=name, app_version=app_version, game=game,
+            role=role, token=token, code=code, timeout=timeout, idle_timeout=idle_timeout,
+        )  # fmt: skip
+
+    @classmethod
+    async def handshake(
+        cls,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        where: str,
+        *,
+        name: str,
+        app_version: str,
+        game: str,
+        role: Role = "player",
+        token: str | None = None,
+        code: str | None = None,
+        timeout: float = CONNECT_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
+    ) -> TableClient:
+        """Say hello on an open TCP stream and return once the table has welcomed us.
+
+        The second half of :meth:`connect`, for callers that open the stream
+        themselves (:func:`net.dial.dial` races several addresses). The stream
+        is closed on any failure.
+
+        Args:
+            reader / writer: the open stream.
+            where: ``host:port`` for messages.
+            others: as :meth:`connect`; ``timeout`` bounds the welcome alone.
+
+        Raises:
+            JoinError: as :meth:`connect` (but never ``"unreachable"``).
+        """
+        hello = Hello(PROTOCOL_VERSION, app_version, game, name, role, token, code)
         conn = FramedConnection(reader, writer, limits=SERVER_LIMITS)
         try:
             conn.send(hello.to_wire())
@@ -152,12 +191,15 @@ class TableClient:
             conn.abort("failed")
             await conn.wait_closed()
             if isinstance(exc, TimeoutError):
-                raise JoinError("timeout", f"The table at {host}:{port} did not answer.") from exc
+                raise JoinError("timeout", f"The table at {where} did not answer.") from exc
             if isinstance(exc, ConnectionLost):
                 raise JoinError(
                     "closed", "The table closed the connection before answering."
                 ) from exc
             raise JoinError("bad_reply", f"The table answered nonsense: {exc}") from exc
+        except BaseException:  # cancelled mid-hello (a dial race lost): leave nothing open
+            conn.abort("cancelled")
+            raise
         return cls(conn, reply, idle_timeout=idle_timeout)
 
     @property
@@ -252,7 +294,12 @@ class TableClient:
                     continue
                 self._inbox.put_nowait(msg)
                 if isinstance(msg, Bye):
-                    self.lost_reason = f"The table said goodbye ({msg.reason or 'no reason'})."
+                    self.bye_reason = msg.reason
+                    self.lost_reason = (
+                        "The host closed the table; nothing of it remains."
+                        if msg.reason == TABLE_CLOSED
+                        else f"The table said goodbye ({msg.reason or 'no reason'})."
+                    )
                     return
         except TimeoutError:
             self.lost_reason = f"The table was silent for {self._idle_timeout:g} s."
