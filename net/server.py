@@ -140,6 +140,9 @@ class TableServer:
             :data:`net.turns.TimeLimit` giving the limit state by state.
         absent_grace: Seconds a waited-on human may be disconnected before
             their default action is played; ``None`` to wait for them.
+        resume_grace: Seconds instead of ``absent_grace`` for the players of a
+            table rebuilt by :meth:`restore`, until each reconnects (they must
+            notice the crash and find the table again); ``None``: ``absent_grace``.
         host: Address to listen on; ``"::"`` (:data:`net.listen.ANY`) for every
             address, IPv6 and IPv4 on one port (:func:`net.listen.listening_socket`).
         port: TCP port; 0 picks a free one (see :attr:`port` once open).
@@ -176,6 +179,7 @@ class TableServer:
         check_app_version: bool = True,
         turn_timeout: float | TimeLimit | None = None,
         absent_grace: float | None = 10.0,
+        resume_grace: float | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
         on_change: Callable[[TableSummary], None] | None = None,
@@ -223,6 +227,7 @@ class TableServer:
             bot_delay=bot_delay,
             turn_timeout=turn_timeout,
             absent_grace=absent_grace,
+            resume_grace=resume_grace,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -331,6 +336,7 @@ class TableServer:
         if self._server is not None:
             raise RuntimeError("restore() must come before open()")
         self._table.restore(humans, actions)
+        self._keeper.resumed(humans)
         if self._table.phase == "over":
             self._over.set()
 
