@@ -145,6 +145,8 @@ async def race_streams(
                 streams = await task
                 streams[1].close()
     if winner is None:
+        if len(hosts) == 1:
+            raise JoinError("unreachable", f"Cannot reach a table at {_format(hosts[0], port)}.")
         tried = ", ".join(_format(h, port) for h in hosts)
         raise JoinError("unreachable", f"Cannot reach the table at any of its addresses: {tried}.")
     return winner
