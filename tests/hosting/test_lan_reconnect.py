@@ -104,14 +104,17 @@ async def test_killed_host_resumed_and_both_players_come_back_by_themselves(
         assert p.line("Lost the table") is not None
         line = p.line("Back at")
         assert line is not None and f"{LOOPBACK}:{PORT}" in line
-    assert players[0].line("in seat 1") and players[1].line("in seat 2")
+    seats = [views(r)[-1]["view"]["seat"] for r in records]
+    assert sorted(seats) == [0, 1]  # the two human seats; bots sit in 3 and 4
+    for p, seat in zip(players, seats, strict=True):
+        assert p.line(f"in seat {seat + 1}") is not None
     # After the resume, each player's seat moved only as the player did: every logged
     # move of seats 0 and 1 is one that client sent on its new connection and saw
     # acknowledged, in order (a default played by the table would be missing there).
     log = read_log(path)
     assert log.end == final
     after = log.actions[logged:]
-    for seat, record in enumerate(records):
+    for seat, record in zip(seats, records, strict=True):
         theirs = [a.action for a in after if a.seat == seat]
         assert theirs, f"seat {seat} made no move after the resume"
         assert theirs == acked_moves(record, since_conn=1), seat
