@@ -481,6 +481,7 @@ class PoissonnierApp(App[None]):
             code=event.code or lobby.code,
             token=saved.token if saved else None,
             table=event.table,
+            hosts=event.hosts,
         )
         self._forget_game()
         self.push_screen(ConnectingScreen())

@@ -117,6 +117,7 @@ class BrowseScreen(Screen[None]):
             role: ``"player"`` or ``"spectator"``.
             table: its advertised name, when picked from the list.
             code: the join code typed (``None`` if the field is empty).
+            hosts: every address the table advertised, best first (empty: ``host``).
         """
 
         host: str
@@ -124,6 +125,7 @@ class BrowseScreen(Screen[None]):
         role: Role
         table: str | None
         code: str | None
+        hosts: tuple[str, ...] = ()
 
     tables: reactive[dict[str, TableAd]] = reactive(dict, always_update=True)
     """Tables seen now, by zeroconf instance name."""
@@ -279,7 +281,9 @@ class BrowseScreen(Screen[None]):
         if role == "spectator" and not ad.spectators:
             self.status = f"{ad.name} does not allow spectators."
             return
-        self.post_message(self.JoinRequested(ad.address, ad.port, role, ad.name, self._code()))
+        self.post_message(
+            self.JoinRequested(ad.address, ad.port, role, ad.name, self._code(), ad.addresses)
+        )
 
     @on(OptionList.OptionSelected, "#tables")
     def _picked(self, event: OptionList.OptionSelected) -> None:
