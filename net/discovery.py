@@ -180,13 +180,18 @@ def address_note(address: str, interface: str = "") -> str:
 
 def rank_addresses(addresses: Sequence[str]) -> list[str]:
     """``addresses`` without duplicates, best first: ordinary IPv4, ordinary IPv6, then the
-    likely container/VPN ones (:func:`address_note`); otherwise in the given order."""
-    unique = list(dict.fromkeys(addresses))
+    likely container/VPN ones (:func:`address_note`); by address within each group, so
+    the same set always comes out in the same order (zeroconf does not keep the
+    advertised order)."""
 
-    def key(address: str) -> tuple[bool, bool]:
-        return (address_note(address) != "", ":" in address)
+    def key(address: str) -> tuple[bool, bool, bytes]:
+        try:
+            packed = ipaddress.ip_address(address.split("%")[0]).packed
+        except ValueError:
+            packed = address.encode()
+        return (address_note(address) != "", ":" in address, packed)
 
-    return sorted(unique, key=key)
+    return sorted(set(addresses), key=key)
 
 
 def host_addresses(interface: str | None = None) -> list[HostAddress]:

@@ -50,7 +50,9 @@ def test_address_notes_mark_containers_and_vpns() -> None:
 
 def test_rank_puts_ordinary_ipv4_then_ipv6_then_container_and_vpn_last() -> None:
     got = rank_addresses(["172.17.0.1", "fd00::20", "100.64.0.7", "192.168.1.20", "192.168.1.20"])
-    assert got == ["192.168.1.20", "fd00::20", "172.17.0.1", "100.64.0.7"]
+    assert got == ["192.168.1.20", "fd00::20", "100.64.0.7", "172.17.0.1"]
+    # Whatever order zeroconf hands them in.
+    assert rank_addresses(["10.0.0.9", "10.0.0.2"]) == rank_addresses(["10.0.0.2", "10.0.0.9"])
 
 
 class _Adapter:
