@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Final, cast
+from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
 from net.connection import FramedConnection
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
@@ -69,6 +69,27 @@ class JoinError(Exception):
         self.message = message
 
 
+class JoinDetails(TypedDict):
+    """Who joins a table: what its ``hello`` says (keyword arguments of
+    :meth:`TableClient.connect`, :func:`net.dial.dial`, :func:`net.reconnect.reconnect_table`).
+
+    Attributes:
+        name: display name, 1 to 24 printable characters.
+        app_version: this application's version.
+        game: the game this client plays (``GameDefinition.name``).
+        role: ``"player"`` (the default) or ``"spectator"``.
+        token: a token from an earlier welcome, to reclaim that seat.
+        code: the table's join code, if it has one.
+    """
+
+    name: str
+    app_version: str
+    game: str
+    role: NotRequired[Role]
+    token: NotRequired[str | None]
+    code: NotRequired[str | None]
+
+
 class TableClient:
     """A joined connection to a table. Create it with :meth:`connect`.
 
@@ -103,28 +124,19 @@ class TableClient:
         host: str,
         port: int,
         *,
-        name: str,
-        app_version: str,
-        game: str,
-        role: Role = "player",
-        token: str | None = None,
-        code: str | None = None,
         timeout: float = CONNECT_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
+        **details: Unpack[JoinDetails],
     ) -> TableClient:
         """Connect, say hello, and return once the table has welcomed us.
 
         Args:
             host: Table address.
             port: Table TCP port.
-            name: Display name, 1 to 24 printable characters.
-            app_version: This application's version.
-            game: The game this client plays (``GameDefinition.name``).
-            role: ``"player"`` or ``"spectator"``.
-            token: A token from an earlier welcome, to reclaim that seat.
-            code: The table's join code, if it has one.
             timeout: Seconds for connecting and the welcome together.
             idle_timeout: Seconds of silence after which the connection is lost.
+            details: who we are (:class:`JoinDetails`): ``name``, ``app_version``,
+                ``game``, and optionally ``role``, ``token``, ``code``.
 
         Returns:
             A client with :attr:`seat`, :attr:`token` and :attr:`table` set.
@@ -139,9 +151,8 @@ class TableClient:
         except (OSError, TimeoutError) as exc:
             raise JoinError("unreachable", f"Cannot reach a table at {host}:{port}.") from exc
         return await cls.handshake(
-            reader, writer, f"{host}:{port}", name=name, app_version=app_version, game=game,
-            role=role, token=token, code=code, timeout=timeout, idle_timeout=idle_timeout,
-        )  # fmt: skip
+            reader, writer, f"{host}:{port}", timeout=timeout, idle_timeout=idle_timeout, **details
+        )
 
     @classmethod
     async def handshake(
@@ -150,14 +161,9 @@ class TableClient:
         writer: asyncio.StreamWriter,
         where: str,
         *,
-        name: str,
-        app_version: str,
-        game: str,
-        role: Role = "player",
-        token: str | None = None,
-        code: str | None = None,
         timeout: float = CONNECT_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
+        **details: Unpack[JoinDetails],
     ) -> TableClient:
         """Say hello on an open TCP stream and return once the table has welcomed us.
 
@@ -173,7 +179,10 @@ class TableClient:
         Raises:
             JoinError: as :meth:`connect` (but never ``"unreachable"``).
         """
-        hello = Hello(PROTOCOL_VERSION, app_version, game, name, role, token, code)
+        hello = Hello(
+            PROTOCOL_VERSION, details["app_version"], details["game"], details["name"],
+            details.get("role", "player"), details.get("token"), details.get("code"),
+        )  # fmt: skip
         conn = FramedConnection(reader, writer, limits=SERVER_LIMITS)
         try:
             conn.send(hello.to_wire())

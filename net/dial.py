@@ -26,10 +26,9 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Unpack
 
-from net.client import CONNECT_TIMEOUT, IDLE_TIMEOUT, JoinError, TableClient
-from net.messages import Role
+from net.client import CONNECT_TIMEOUT, IDLE_TIMEOUT, JoinDetails, JoinError, TableClient
 
 STAGGER: Final = 0.25
 """Seconds between the starts of two connection attempts (RFC 8305 suggests 0.25)."""
@@ -162,16 +161,11 @@ async def dial(
     hosts: Sequence[str],
     port: int,
     *,
-    name: str,
-    app_version: str,
-    game: str,
-    role: Role = "player",
-    token: str | None = None,
-    code: str | None = None,
     stagger: float = STAGGER,
     timeout: float = CONNECT_TIMEOUT,
     idle_timeout: float = IDLE_TIMEOUT,
     opener: Opener | None = None,
+    **details: Unpack[JoinDetails],
 ) -> Dialled:
     """Join the table at ``port`` on whichever of ``hosts`` answers first.
 
@@ -185,8 +179,9 @@ async def dial(
         hosts: the table's addresses, best first (e.g. ``TableAd.addresses``); duplicates
             are tried once.
         port: TCP port.
-        name / app_version / game / role / token / code / idle_timeout: as
-            :meth:`net.client.TableClient.connect`.
+        idle_timeout: as :meth:`net.client.TableClient.connect`.
+        details: who joins (:class:`net.client.JoinDetails`: ``name``, ``app_version``,
+            ``game``, optionally ``role``, ``token``, ``code``).
         stagger: seconds between attempt starts.
         timeout: seconds for each TCP connect, and for the last hello.
         opener: opens one TCP stream (tests inject a slow one).
@@ -211,10 +206,8 @@ async def dial(
         left.remove(host)
         try:
             client = await TableClient.handshake(
-                reader, writer, _format(host, port), name=name, app_version=app_version,
-                game=game, role=role, token=token, code=code,
-                timeout=min(timeout, HELLO_TIMEOUT) if left else timeout,
-                idle_timeout=idle_timeout,
+                reader, writer, _format(host, port), idle_timeout=idle_timeout,
+                timeout=min(timeout, HELLO_TIMEOUT) if left else timeout, **details,
             )  # fmt: skip
         except JoinError as exc:
             if exc.code not in TRANSPORT_FAILURES:

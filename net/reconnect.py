@@ -29,12 +29,11 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal, TypeVar, Unpack
 
-from net.client import JoinError
+from net.client import JoinDetails, JoinError
 from net.dial import TRANSPORT_FAILURES, Dialled, dial
 from net.discovery import Browser
-from net.messages import Role
 
 FIRST_DELAY: Final = 0.5
 """Seconds before the second attempt."""
@@ -210,17 +209,12 @@ def _candidates(target: TableTarget, browser: Browser | None) -> tuple[list[str]
 async def reconnect_table(
     target: TableTarget,
     *,
-    name: str,
-    app_version: str,
-    game: str,
-    role: Role = "player",
-    token: str | None = None,
-    code: str | None = None,
     browser: Browser | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
     rng: random.Random | None = None,
     give_up_after: float = GIVE_UP_AFTER,
     attempt_timeout: float = ATTEMPT_TIMEOUT,
+    **details: Unpack[JoinDetails],
 ) -> Dialled:
     """Rejoin a lost table with the seat's token, trying until it is back (see :func:`reconnect`).
 
@@ -231,8 +225,7 @@ async def reconnect_table(
 
     Args:
         target: the known addresses, port and table name.
-        name / app_version / game / role / token / code: as
-            :meth:`net.client.TableClient.connect` (``token`` reclaims the seat).
+        details: who joins (:class:`net.client.JoinDetails`; its ``token`` reclaims the seat).
         browser: a started browser of the game's tables, or ``None``.
         on_attempt: see :func:`reconnect`.
         rng: draws the jitter.
@@ -249,10 +242,7 @@ async def reconnect_table(
 
     async def attempt() -> Dialled:
         hosts, port = _candidates(target, browser)
-        return await dial(
-            hosts, port, name=name, app_version=app_version, game=game, role=role,
-            token=token, code=code, timeout=attempt_timeout,
-        )  # fmt: skip
+        return await dial(hosts, port, timeout=attempt_timeout, **details)
 
     return await reconnect(
         attempt, on_attempt=on_attempt, rng=rng, give_up_after=give_up_after

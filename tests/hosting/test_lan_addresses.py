@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,16 +21,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netns import ENV, LOOPBACK, ROOT, Proc, in_netns, poissonnier, wait_for
+from netns import (
+    ENV,
+    LOOPBACK,
+    ROOT,
+    Proc,
+    has_ipv6_loopback,
+    in_netns,
+    poissonnier,
+    wait_for,
+)
+from test_lan_processes import result_of
 
 from poissonnier_tui.hosting.lan import DEFAULT_PORT
-
-
-def result_of(proc: Proc) -> dict[str, Any]:
-    line = proc.line("Result: ")
-    assert line is not None, f"{proc.label} printed no result:\n{proc.text}"
-    parsed: dict[str, Any] = json.loads(line.split("Result: ", 1)[1])
-    return parsed
 
 
 def ip(*args: str) -> None:
@@ -88,15 +90,6 @@ async def test_first_advertised_address_unreachable_discovery_and_join_still_wor
         assert result_of(joiner) == result_of(serve)
     finally:
         subprocess.run(["ip", "link", "del", "lan0"], capture_output=True, timeout=10)
-
-
-def has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
 
 
 @in_netns

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from netns import LOOPBACK, Proc, in_netns, poissonnier, wait_for
+from test_lan_processes import result_of
 
 from net.tablelog import LogDamaged, read_log
 from poissonnier_tui.client.joining import moves_path
@@ -45,13 +46,6 @@ def acked_moves(record: Path, since_conn: int) -> list[dict[str, Any]]:
         elif entry["conn"] >= since_conn:
             acked.append(sent[(entry["conn"], entry["ack"])])
     return acked
-
-
-def result_of(proc: Proc) -> dict[str, Any]:
-    line = proc.line("Result: ")
-    assert line is not None, f"{proc.label} printed no result:\n{proc.text}"
-    parsed: dict[str, Any] = json.loads(line.split("Result: ", 1)[1])
-    return parsed
 
 
 @in_netns

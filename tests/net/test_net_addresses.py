@@ -9,6 +9,7 @@ from typing import Any
 
 import ifaddr
 import pytest
+from netns import has_ipv6_loopback
 from test_net_server import APP, HOST, serving
 
 from net.client import JoinError, TableClient
@@ -17,15 +18,6 @@ from net.discovery import TableAd, address_note, host_addresses, rank_addresses
 from net.listen import ANY, listening_socket
 from net.messages import TABLE_CLOSED, Bye
 from net.table import Refused
-
-
-def has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
 
 
 def test_address_notes_mark_containers_and_vpns() -> None:
