@@ -298,6 +298,10 @@ async def join_headless(
             dialled, client = back, back.client
             if recorder is not None:
                 recorder.conn += 1
+            if tokens is not None and client.token is not None and client.seat is not None:
+                tokens.forget(address_text, name)  # the seat now lives where we got back to
+                address_text = dialled.address
+                tokens.save(address_text, client.table.name, client.seat, client.token, name)
     finally:
         if recorder is not None:
             recorder.close()
