@@ -67,6 +67,9 @@ DATA_DIR_ENV: Final = "POISSONNIER_DATA_DIR"
 """Environment variable that moves the data directory (tests never touch the real home)."""
 LOG_SUFFIX: Final = ".plog"
 """File name ending of table logs."""
+RESUME_GRACE: Final = 60.0
+"""Seconds a resumed table waits for each absent player before R6 defaults play for them
+(rather than the usual absent grace): everyone's client must first notice the crash."""
 DEFAULT_BOT: Final = "greedy"
 """Bot kind re-seated for a logged bot seat whose kind was not recorded or is unknown."""
 
@@ -355,6 +358,7 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         plan: from :func:`plan_resume`.
         server_kwargs: :class:`~net.server.TableServer` arguments (``host``,
             ``bot_delay``, ``code``, ``absent_grace``, ``timing``, ...);
+            ``resume_grace`` defaults to :data:`RESUME_GRACE`;
             ``port`` (see :func:`logged_port`) and ``name`` default to the
             logged table's, so players reconnect to the same address.
 
@@ -365,6 +369,8 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         ResumeError: the table cannot be rebuilt or the log reopened.
     """
     table = plan.header.table
+    # Its players must notice the crash and find the table again before R6 plays for them.
+    server_kwargs.setdefault("resume_grace", RESUME_GRACE)
     port = logged_port(plan)
     if port is not None:
         server_kwargs.setdefault("port", port)

@@ -44,7 +44,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
-from net.messages import Ack, Bye, ErrorReply, Lobby, View
+from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, View
 from net.table import Refused
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games.poissonnier.ui.autoplay import Autoplayer, fallback_move
@@ -238,6 +238,7 @@ class PoissonnierApp(App[None]):
         self.post_message(Connected(link.seat, link.token, link.table_name, link.address))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = "The table closed the connection."
+        closed = False
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
@@ -254,13 +255,14 @@ class PoissonnierApp(App[None]):
                     self.post_message(ActionRefused(msg.code, msg.message, msg.seq))
                 elif isinstance(msg, Bye):
                     reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    closed = msg.reason == TABLE_CLOSED
             reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
             reason = f"The connection failed: {exc}"
         finally:
             pump.cancel()
-        self.post_message(Disconnected(reason))
+        self.post_message(Disconnected(reason, table_closed=closed))
 
     async def _pump_outbox(self, link: TableLink) -> None:
         """Send queued moves one by one, in the order they were chosen."""
@@ -415,6 +417,12 @@ class PoissonnierApp(App[None]):
             return  # we left, or the table closed after the game: nothing to worry about
         if self.lobby is not None and isinstance(self.session, JoinSession):
             address = format_address(self.session.host, self.session.port)
+            if event.table_closed:
+                self.back_to_lobby(
+                    f"The host closed the table at {address}; nothing of it remains.",
+                    address=address,
+                )
+                return
             seat = (
                 " Your seat is kept: pick the table again (or run 'poissonnier join "
                 f"{address}') to take it back."
@@ -473,6 +481,7 @@ class PoissonnierApp(App[None]):
             code=event.code or lobby.code,
             token=saved.token if saved else None,
             table=event.table,
+            hosts=event.hosts,
         )
         self._forget_game()
         self.push_screen(ConnectingScreen())

@@ -56,6 +56,8 @@ class JoinSession:
         token: a seat token from an earlier connection, to reclaim that seat.
         autoplay: as in :class:`SoloSession`.
         table: the table's name when known (from discovery), for saving the token.
+        hosts: every address the table advertised, best first (``net.dial`` tries them
+            all); empty: ``host`` alone.
     """
 
     host: str
@@ -66,6 +68,7 @@ class JoinSession:
     token: str | None = None
     autoplay: bool = False
     table: str | None = None
+    hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
