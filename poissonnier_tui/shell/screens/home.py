@@ -200,7 +200,7 @@ class HomeScreen(Screen[None]):
     """
 
     CSS_PATH = "home.tcss"
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (36, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012 (a ClassVar in Screen)
     """Tall terminals (36 rows and more) get room between the fields (``home.tcss``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
