@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,7 +27,7 @@ from poissonnier_tui.games import GAME_NAMES, game_entry
 from poissonnier_tui.hosting.persistence import games_dir
 from poissonnier_tui.settings import Settings, load_settings, save_settings, settings_path
 from poissonnier_tui.shell.screens.fields import Choice
-from poissonnier_tui.shell.screens.home import HomeScreen
+from poissonnier_tui.shell.screens.home import HomeHelp, HomeScreen
 from poissonnier_tui.shell.screens.saved_games import SavedGamesScreen
 from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
 
@@ -141,6 +143,34 @@ async def test_the_bots_limits_come_from_the_game_in_the_registry() -> None:
         await type_into(pilot, "solo-bots", str(entry.max_seats))  # one seat too many
         await pilot.pause()
         assert f"{entry.title} seats" in error(app, "solo", "bots")
+
+
+async def test_a_second_game_brings_its_own_seats_and_levels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import poissonnier_tui.shell.screens.home as home_module
+
+    real = game_entry("poissonnier")
+    other = replace(
+        real, name="fish6", title="Six Fish", definition=SimpleNamespace(min_seats=2, max_seats=6),
+        levels=("easy", "hard"), default_level="hard",
+    )  # fmt: skip
+    entries = {"poissonnier": real, "fish6": other}
+    monkeypatch.setattr(home_module, "GAME_NAMES", ("poissonnier", "fish6"))
+    monkeypatch.setattr(home_module, "game_entry", entries.__getitem__)
+    app = ScreenApp(home())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s", "right")  # the game: Six Fish
+        await pilot.pause()
+        assert str(app.screen.query_one("#solo-bots-hint", Static).render()) == "1 to 5"
+        levels = app.screen.query("#solo-levels Choice").results(Choice)
+        assert [c.value for c in levels] == ["hard"] * 3  # the new game's own default
+        await type_into(pilot, "solo-bots", "5")
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(app.posted))
+    (chosen,) = app.posted
+    assert isinstance(chosen, HomeScreen.SoloChosen)
+    assert (chosen.game, chosen.bots, chosen.levels) == ("fish6", 5, ("hard",) * 5)
 
 
 async def test_host_from_the_keyboard_posts_the_table() -> None:
@@ -276,6 +306,19 @@ async def test_settings_are_saved_read_back_and_offered_as_the_name() -> None:
         assert app.screen.query_one("#solo-name", Input).value == "Bea"
         assert "Solo" in str(app.screen.query_one("#menu", OptionList).options[0].prompt)
         assert "Partie" in str(app.screen.query_one("#solo .form-title", Static).render())
+        levels = app.screen.query("#solo-levels Choice").results(Choice)
+        assert [str(c.render()) for c in levels] == ["◂ moyen ▸"] * 3
+        assert app.focused is app.screen.query_one("#menu", OptionList)
+
+
+async def test_help_is_one_key_away() -> None:
+    app = ScreenApp(home())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HomeHelp))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+    assert app.posted == []
 
 
 async def test_settings_refuse_a_bad_pace_and_escape_restores_the_theme() -> None:

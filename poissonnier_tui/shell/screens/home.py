@@ -286,8 +286,10 @@ class HomeScreen(Screen[None]):
         """The player's name as offered (replaced by a newly saved one if untouched)."""
         low, high = bot_range(entry, host_seat=False)
         seats = max(entry.min_seats, min(HOST_SEATS, entry.max_seats))
+        bots = max(low, min(SOLO_BOTS, high))
         self.solo = FormValues(
-            {"bots": str(max(low, min(SOLO_BOTS, high))), "seed": "", "name": self.offered_name}
+            {"bots": str(bots), "seed": "", "name": self.offered_name},
+            [entry.default_level] * bots,
         )
         self.host = FormValues(
             {
@@ -375,7 +377,7 @@ class HomeScreen(Screen[None]):
             yield from self._row(
                 "solo", "bots", _("Bots"), self._input("solo", "bots"), self._bots_hint("solo")
             )
-            yield from self._row("solo", "levels", _("Levels"), Horizontal(id="solo-levels"))
+            yield from self._row("solo", "levels", _("Levels"), self._levels_box("solo"))
             yield from self._row(
                 "solo", "seed", _("Seed"), self._input("solo", "seed", _("blank: random")),
                 _("same seed, same deal"),
@@ -394,7 +396,7 @@ class HomeScreen(Screen[None]):
             yield from self._row(
                 "host", "bots", _("Bots"), self._input("host", "bots"), self._bots_hint("host")
             )
-            yield from self._row("host", "levels", _("Levels"), Horizontal(id="host-levels"))
+            yield from self._row("host", "levels", _("Levels"), self._levels_box("host"))
             yield from self._row(
                 "host", "code", _("Join code"), self._input("host", "code", _("none")),
                 _("players type it to sit"),
@@ -406,13 +408,20 @@ class HomeScreen(Screen[None]):
             yield from self._row("host", "name", _("Your name"), self._input("host", "name"))
             yield Button(_("Open the table"), id="host-start", variant="primary", compact=True)
 
-    async def on_mount(self) -> None:
-        """Highlight the entry shown, lay out the bots' levels, focus the menu."""
+    def on_mount(self) -> None:
+        """Highlight the entry shown and focus the menu."""
+        self._settle()
+
+    async def recompose(self) -> None:
+        """Compose the screen again (e.g. in a newly chosen language), keeping what the
+        forms hold and the entry shown."""
+        await super().recompose()
+        self._settle()
+
+    def _settle(self) -> None:
         menu = self.query_one("#menu", OptionList)
         menu.highlighted = [e.id for e in ENTRIES].index(self.highlighted)
         self._show_about()
-        for form in FORMS:
-            await self._layout_levels(form)
         menu.focus()
 
     # --- the menu -------------------------------------------------------------------------------
@@ -612,15 +621,16 @@ class HomeScreen(Screen[None]):
                 for key_ in ("seats", "bots") if each == "host" else ("bots",):
                     if self._values(each).texts[key_].strip():
                         self._show_error(each, key_)
-                await self._layout_levels(each)
+                await self._layout_levels(each, game_changed=True)
         elif key.startswith("level"):
             levels = self._values(form).levels
             index = int(key.removeprefix("level"))
             if index < len(levels):
                 levels[index] = event.value
 
-    async def _layout_levels(self, form: str) -> None:
-        """One level choice per bot (as many as the bots field says, when it is valid)."""
+    async def _layout_levels(self, form: str, *, game_changed: bool = False) -> None:
+        """One level choice per bot (as many as the bots field says, when it is valid);
+        the choices are made again when the game changed (its levels may differ)."""
         values = self._values(form)
         entry = game_entry(self.game)
         try:
@@ -632,16 +642,21 @@ class HomeScreen(Screen[None]):
         values.levels = levels + [entry.default_level] * (count - len(levels))
         box = self.query_one(f"#{form}-levels", Horizontal)
         shown = [c.value for c in box.query(Choice)]
-        if shown == values.levels and (values.levels or box.children):
+        if not game_changed and shown == values.levels and (values.levels or box.children):
             return
         await box.remove_children()
-        if not values.levels:
-            await box.mount(Static(_("no bots"), classes="hint"))
-            return
-        await box.mount_all(
-            Choice(level_choices(entry), level, name=f"{form}-level{i}")
-            for i, level in enumerate(values.levels)
-        )
+        await box.mount_all(self._level_widgets(form))
+
+    def _levels_box(self, form: str) -> Horizontal:
+        return Horizontal(*self._level_widgets(form), id=f"{form}-levels")
+
+    def _level_widgets(self, form: str) -> list[Widget]:
+        """A level choice per bot of the form (or a word saying there is none)."""
+        levels = self._values(form).levels
+        if not levels:
+            return [Static(_("no bots"), classes="hint")]
+        choices = level_choices(game_entry(self.game))
+        return [Choice(choices, level, name=f"{form}-level{i}") for i, level in enumerate(levels)]
 
     # --- sending --------------------------------------------------------------------------------
 
