@@ -364,7 +364,7 @@ class HomeScreen(Screen[None]):
         width = {
             "bots": "short",
             "seats": "short",
-            "fill": "short",
+            "fill": "fill",
             "seed": "medium",
             "code": "medium",
         }.get(key)

@@ -84,6 +84,7 @@ class SavedGamesScreen(Screen[Path | None]):
         translate_bindings(self)
         with Vertical(id="box"):
             yield Static(_("Saved games"), id="title")
+            yield Static(_("Enter: replay the highlighted game · Esc: back"), id="keys")
             yield Static(_("Reading the saved games…"), id="empty")
             yield OptionList(id="games")
         yield Footer()
