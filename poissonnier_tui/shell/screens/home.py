@@ -127,13 +127,13 @@ def default_table_name() -> str:
     return table_name()
 
 
-def bot_range(entry: GameEntry, *, host_seat: bool, seats: int | None = None) -> tuple[int, int]:
+def bot_range(entry: GameEntry, seats: int | None = None) -> tuple[int, int]:
     """The fewest and most bots a table of ``entry`` takes beside its player(s).
 
-    Solo (``host_seat=False``, ``seats=None``): the player and the bots fill
-    the table, so ``min_seats - 1 .. max_seats - 1`` bots (at least 1).
-    Host: ``0 .. seats - 1`` (seat 1 is the host's; the others may wait for
-    friends).
+    Solo (``seats=None``): the player and the bots fill the table, so
+    ``min_seats - 1 .. max_seats - 1`` bots (at least 1). A hosted table of
+    ``seats`` seats: ``0 .. seats - 1`` (seat 1 is the host's; the others may
+    wait for friends).
     """
     if seats is None:
         return max(1, entry.min_seats - 1), entry.max_seats - 1
@@ -284,7 +284,7 @@ class HomeScreen(Screen[None]):
         entry = game_entry(self.game)
         self.offered_name = default_player_name() if name is None else name
         """The player's name as offered (replaced by a newly saved one if untouched)."""
-        low, high = bot_range(entry, host_seat=False)
+        low, high = bot_range(entry)
         seats = max(entry.min_seats, min(HOST_SEATS, entry.max_seats))
         bots = max(low, min(SOLO_BOTS, high))
         self.solo = FormValues(
@@ -508,7 +508,7 @@ class HomeScreen(Screen[None]):
                 seats = self._seats()
             except FieldError:
                 seats = entry.max_seats
-        low, high = bot_range(entry, host_seat=form == "host", seats=seats)
+        low, high = bot_range(entry, seats)
         return _("{low} to {high}").format(low=low, high=high)
 
     def _seats_hint(self) -> str:
@@ -541,12 +541,12 @@ class HomeScreen(Screen[None]):
                 seats = self._seats()
             except FieldError:  # said next to the seats; count up to the game's most
                 seats = entry.max_seats
-            low, high = bot_range(entry, host_seat=True, seats=seats)
+            low, high = bot_range(entry, seats)
             what = _("With {seats} seats, one of them yours: {{low}} to {{high}} bots.").format(
                 seats=seats
             )
         else:
-            low, high = bot_range(entry, host_seat=False)
+            low, high = bot_range(entry)
             what = _("{title} seats {{low}} to {{high}} bots beside you.").format(title=entry.title)
         return parse_count(self._values(form).texts["bots"], low, high, what)
 
@@ -636,7 +636,7 @@ class HomeScreen(Screen[None]):
         try:
             count = self._bots(form)
         except FieldError:
-            count = min(len(values.levels), bot_range(entry, host_seat=False)[1])
+            count = min(len(values.levels), bot_range(entry)[1])
         old = values.levels
         levels = [lv if lv in entry.levels else entry.default_level for lv in old[:count]]
         values.levels = levels + [entry.default_level] * (count - len(levels))
