@@ -447,6 +447,11 @@ class GameSummary:
     duration: float | None
     problem: str | None = None
 
+    @property
+    def resumable(self) -> bool:
+        """Not over, and logged by a game this version can rebuild (``serve --resume``)."""
+        return not self.finished and self.started is not None
+
 
 def summarize(path: Path) -> GameSummary:
     """Summarise one log; a bad log gives a summary with :attr:`GameSummary.problem` set."""
@@ -494,10 +499,22 @@ def summarize(path: Path) -> GameSummary:
 
 
 def list_games(directory: Path | None = None) -> list[GameSummary]:
-    """Every ``*.plog`` in ``directory`` (default :func:`games_dir`), newest first."""
+    """Every game saved in ``directory`` (default :func:`games_dir`), newest first.
+
+    Only games are listed: a ``*.plog`` file that is not a table log (no
+    readable header) and a start aborted before its first move (no action,
+    not over) hold nothing to replay or resume, and are left out.
+    """
     folder = directory or games_dir()
     if not folder.is_dir():
         return []
     games = [summarize(p) for p in folder.glob(f"*{LOG_SUFFIX}") if p.is_file()]
+    games = [g for g in games if g.finished or g.actions > 0]
     games.sort(key=lambda g: (g.started or 0.0, g.path.name), reverse=True)
     return games
+
+
+def replay_order(games: list[GameSummary]) -> list[GameSummary]:
+    """``games`` (newest first, as :func:`list_games` gives them) in the order to offer
+    them for a replay: the finished games newest first, then the ones not over."""
+    return sorted(games, key=lambda g: not g.finished)
