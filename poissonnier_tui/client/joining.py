@@ -24,7 +24,8 @@ from net.discovery import Browser, TableAd, sort_key
 from net.frames import ConnectionLost
 from net.messages import Bye, Role, ServerMessage, View
 from poissonnier_tui import __version__
-from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
+from poissonnier_tui.games import GameEntry, game_entry, game_names
+from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
 
 FIND_TIMEOUT = 5.0
@@ -38,11 +39,59 @@ class Target:
     host: str
     port: int
     table: str | None = None
+    game: str | None = None
+    """The game the table advertised (its TXT ``game``), when found on the LAN."""
 
     @property
     def address(self) -> str:
         """``host:port``."""
         return format_address(self.host, self.port)
+
+
+async def connect_table(
+    host: str,
+    port: int,
+    *,
+    name: str,
+    role: Role = "player",
+    token: str | None = None,
+    code: str | None = None,
+    game: str | None = None,
+) -> tuple[TableClient, GameEntry]:
+    """Join the table at ``host:port``, whichever registered game it plays.
+
+    ``hello`` names a game and a table refuses another one (``wrong_game``)
+    before it seats anyone; so the games of the registry are offered in turn,
+    ``game`` first (the TXT record's ``game`` when the table was found on the
+    LAN), until the table accepts one.
+
+    Returns:
+        ``(client, entry)``: the joined client and the game played there.
+
+    Raises:
+        JoinError: refused (version, code, full...) or unreachable; ``wrong_game``
+            when the table plays a game this app does not have.
+    """
+    names = [game] if game is not None else []
+    names += [n for n in game_names() if n not in names]
+    refused: JoinError | None = None
+    for candidate in names:
+        try:
+            client = await TableClient.connect(
+                host, port, name=name, role=role, token=token, code=code,
+                app_version=__version__, game=candidate,
+            )  # fmt: skip
+        except JoinError as exc:
+            if exc.code != "wrong_game":
+                raise
+            refused = exc
+            continue
+        return client, game_entry(candidate)
+    raise JoinError(
+        "wrong_game",
+        f"{refused.message if refused else 'The table plays another game.'} "
+        f"This app plays {', '.join(game_names())}.",
+    )
 
 
 def advice(code: str, address: str, spectators: bool = True) -> str:
@@ -86,7 +135,6 @@ async def find_table(
         OSError: no usable interface.
     """
     found = asyncio.Event()
-    browser: Browser
 
     def suitable(ad: TableAd) -> bool:
         if table is not None and ad.name != table:
@@ -101,16 +149,18 @@ async def find_table(
         if ad is not None and suitable(ad):
             found.set()
 
-    browser = Browser(GAME, changed, interface)
+    browsers = [Browser(game, changed, interface) for game in game_names()]
     if say is not None:
         say(f"Looking for {'table ' + repr(table) if table else 'tables'} on the LAN…")
-    await browser.start()
     try:
+        for browser in browsers:
+            await browser.start()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(found.wait(), timeout)
-        ads = sort_key(list(browser.tables.values()))
+        ads = sort_key([ad for browser in browsers for ad in browser.tables.values()])
     finally:
-        await browser.close()
+        for browser in browsers:
+            await browser.close()
     for ad in ads:
         if suitable(ad):
             return ad
@@ -149,7 +199,7 @@ async def join_headless(
     code: str | None = None,
     table: str | None = None,
     interface: str | None = None,
-    bot: str = "greedy",
+    bot: str | None = None,
     seed: int = 0,
     tokens: TokenStore | None = None,
     record: Path | None = None,
@@ -170,8 +220,9 @@ async def join_headless(
         code: the table's join code.
         table: with no address, join the table with this name.
         interface: IPv4 address to browse on.
-        bot: bot kind that plays the seat.
-        seed: seeds the bot and its sampling of hidden cards.
+        bot: the level of the bot that plays the seat, one of the table's game's
+            ``bot_kinds`` (``None``: the game's default level).
+        seed: seeds the bot.
         tokens: where seat tokens are kept; ``None`` keeps none.
         record: append every view frame to this JSON-lines file.
         find_timeout: seconds to look for the table.
@@ -179,10 +230,10 @@ async def join_headless(
 
     Returns:
         0 when the game ended and the result was printed; 1 when the table
-        could not be joined or was lost before the end; 2 on a bad address.
+        could not be joined or was lost before the end, or ``bot`` is not a
+        level of its game; 2 on a bad address.
     """
     from poissonnier_tui.client.headless import play_seat
-    from poissonnier_tui.games.poissonnier.bots import make_bot
 
     try:
         if address is not None:
@@ -198,7 +249,7 @@ async def join_headless(
                 table=table, interface=interface, timeout=find_timeout, role=role, say=out,
                 ours=ours,
             )  # fmt: skip
-            target = Target(ad.address, ad.port, ad.name)
+            target = Target(ad.address, ad.port, ad.name, ad.game)
             out(f"Found table {ad.name!r} at {target.address} ({ad.taken}/{ad.seats}, {ad.state}).")
     except ValueError as exc:
         err(f"poissonnier: {exc}")
@@ -209,15 +260,14 @@ async def join_headless(
     saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
     started = time.monotonic()
     try:
-        client = await TableClient.connect(
+        client, entry = await connect_table(
             target.host,
             target.port,
             name=name,
             role=role,
             token=saved.token if saved else None,
             code=code,
-            app_version=__version__,
-            game=GAME,
+            game=target.game,
         )
     except JoinError as exc:
         err(f"poissonnier: could not join {target.address}: {exc.message}")
@@ -225,19 +275,28 @@ async def join_headless(
             err(tip)
         return 1
     address_text = target.address
+    level = bot or entry.default_level
+    if client.seat is not None and level not in entry.bot_kinds:
+        await client.close()
+        err(
+            f"poissonnier: {entry.title} has no bot level {level!r}; "
+            f"choose from {', '.join(entry.bot_kinds)}"
+        )
+        return 1
     if tokens is not None and client.token is not None and client.seat is not None:
         tokens.save(address_text, client.table.name, client.seat, client.token, name)
     where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
     again = " (seat reclaimed)" if saved and client.token == saved.token else ""
     out(
-        f"Joined {client.table.name!r} at {address_text} {where}{again} "
+        f"Joined {client.table.name!r} ({entry.title}) at {address_text} {where}{again} "
         f"in {time.monotonic() - started:.3f} s."
     )
     recorder = Recorder(record) if record else None
     result: dict[str, Any] | None = None
     try:
         if client.seat is not None:
-            result = await play_seat(client, make_bot(bot, seed), observe=recorder, seed=seed)
+            agent = entry.make_bot(level, seed)
+            result = await play_seat(client, agent, observe=recorder, game=entry)
         else:
             result = await _watch(client, recorder)
     except ConnectionLost:  # the table went away while we were sending a move

@@ -35,11 +35,10 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import json
 
-    from net.discovery import discover, sort_key
-    from poissonnier_tui.hosting.lan import GAME
+    from net.discovery import sort_key
 
     try:
-        ads = sort_key(asyncio.run(discover(GAME, args.timeout, args.interface)))
+        ads = sort_key(asyncio.run(discover_all(args.timeout, args.interface)))
     except OSError as exc:
         print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
         return 1
@@ -57,6 +56,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+async def discover_all(timeout: float, interface: str | None) -> list[Any]:
+    """The tables of every registered game found on the LAN in ``timeout`` seconds
+    (each game is its own zeroconf service type, ``_<game>._tcp.local.``)."""
+    import asyncio
+
+    from net.discovery import discover
+    from poissonnier_tui.games import game_names
+
+    found = await asyncio.gather(*(discover(g, timeout, interface) for g in game_names()))
+    return [ad for ads in found for ad in ads]
+
+
 def describe(ad: Any) -> dict[str, Any]:
     """One table as a JSON-able map: the advert's fields plus ``joinable`` and ``why_not``."""
     from poissonnier_tui.hosting.lan import incompatibility
@@ -67,13 +78,14 @@ def describe(ad: Any) -> dict[str, Any]:
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
     """A plain text table of :func:`describe` rows."""
-    head = ("NAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN JOIN")
+    head = ("NAME", "GAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN JOIN")
     lines = [head]
     for r in rows:
         can = "yes" + (" (code)" if r["code"] else "") if r["joinable"] else f"no: {r['why_not']}"
         lines.append(
             (
                 r["name"],
+                r["game"],
                 f"{r['address']}:{r['port']}",
                 f"{r['taken']}/{r['seats']}",
                 r["state"],
