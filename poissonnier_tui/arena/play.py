@@ -64,6 +64,27 @@ class PlayCounts(Protocol):
         ...
 
 
+def check_lineup(entry: GameEntry, players: int, kinds: Sequence[str]) -> None:
+    """Check a lineup of bot levels for ``players`` seats of ``entry``'s game.
+
+    Raises:
+        ValueError: ``players`` outside the game's seat limits, not one level
+            per seat, or a level the game does not have (each names the game).
+    """
+    if not entry.min_seats <= players <= entry.max_seats:
+        raise ValueError(
+            f"{entry.title} is for {entry.min_seats} to {entry.max_seats} players, not {players}"
+        )
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} bot kinds given for {players} seats")
+    for kind in kinds:
+        if kind not in entry.bot_kinds:
+            raise ValueError(
+                f"unknown bot kind {kind!r} for {entry.title}; "
+                f"choose from {', '.join(entry.bot_kinds)}"
+            )
+
+
 def entry_of(game: GameEntry | str) -> GameEntry:
     """The registry entry for ``game`` (an entry, or a registered game's name).
 

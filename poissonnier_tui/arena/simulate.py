@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from poissonnier_tui.arena.play import entry_of, play_game
+from poissonnier_tui.arena.play import check_lineup, entry_of, play_game
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
 
@@ -161,23 +161,12 @@ def simulate(
             ``bots`` length.
     """
     entry = entry_of(game)
-    if not entry.min_seats <= players <= entry.max_seats:
-        raise ValueError(
-            f"{entry.title} is for {entry.min_seats} to {entry.max_seats} players, not {players}"
-        )
-    if games < 0:
-        raise ValueError("games must be 0 or more")
     if bot is None:
         bot = "greedy" if "greedy" in entry.bot_kinds else entry.default_level
     kinds = list(bots) if bots is not None else [bot] * players
-    if len(kinds) != players:
-        raise ValueError(f"{len(kinds)} bot kinds given for {players} seats")
-    for kind in kinds:
-        if kind not in entry.bot_kinds:
-            raise ValueError(
-                f"unknown bot kind {kind!r} for {entry.title}; "
-                f"choose from {', '.join(entry.bot_kinds)}"
-            )
+    check_lineup(entry, players, kinds)
+    if games < 0:
+        raise ValueError("games must be 0 or more")
     report = SimulationReport(
         players=players,
         bots=kinds,

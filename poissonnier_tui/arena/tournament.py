@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from poissonnier_tui.arena.play import GameRecord, entry_of, play_game
+from poissonnier_tui.arena.play import GameRecord, check_lineup, entry_of, play_game
 from poissonnier_tui.arena.stats import game_seeds, means, percentile, seat_scores, wilson_interval
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
 
@@ -282,25 +282,14 @@ def tournament(
             ``budget``, levels or lineup length.
     """
     entry = entry_of(game)
-    if not entry.min_seats <= players <= entry.max_seats:
-        raise ValueError(
-            f"{entry.title} is for {entry.min_seats} to {entry.max_seats} players, not {players}"
-        )
+    lineup = list(bots)
+    check_lineup(entry, players, lineup)
     if games < 0:
         raise ValueError("games must be 0 or more")
     if jobs < 1:
         raise ValueError("jobs must be 1 or more")
     if not budget > 0:
         raise ValueError("budget must be positive")
-    lineup = list(bots)
-    if len(lineup) != players:
-        raise ValueError(f"{len(lineup)} bots given for {players} seats")
-    for kind in lineup:
-        if kind not in entry.bot_kinds:
-            raise ValueError(
-                f"unknown bot kind {kind!r} for {entry.title}; "
-                f"choose from {', '.join(entry.bot_kinds)}"
-            )
     schedule = tournament_schedule(players, games, lineup, seed, budget, game=entry.name)
     start = time.perf_counter()
     if jobs == 1:

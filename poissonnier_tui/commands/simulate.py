@@ -45,18 +45,15 @@ def run(args: argparse.Namespace) -> int:
     if args.bot is not None and (error := check_levels(entry, [args.bot])) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2
-    if not entry.min_seats <= args.players <= entry.max_seats:
-        print(
-            f"poissonnier: {entry.title} is for {entry.min_seats} to {entry.max_seats} "
-            f"players, not {args.players}",
-            file=sys.stderr,
-        )
-        return 2
     if args.games < 1:
         print("poissonnier: --games must be at least 1", file=sys.stderr)
         return 2
-    report = simulate(
-        players=args.players, games=args.games, seed=args.seed, bot=args.bot, game=entry
-    )
+    try:
+        report = simulate(
+            players=args.players, games=args.games, seed=args.seed, bot=args.bot, game=entry
+        )
+    except ValueError as exc:  # players outside the game's limits
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     print(report.to_json() if args.json else report.format_text())
     return 1 if report.errors else 0

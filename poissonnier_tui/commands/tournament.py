@@ -77,13 +77,6 @@ def run(args: argparse.Namespace) -> int:
     if (error := check_levels(entry, args.bots)) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2
-    if not entry.min_seats <= args.players <= entry.max_seats:
-        print(
-            f"poissonnier: {entry.title} is for {entry.min_seats} to {entry.max_seats} "
-            f"players, not {args.players}",
-            file=sys.stderr,
-        )
-        return 2
     lineup = list(args.bots)
     if len(lineup) == 1:
         lineup *= args.players
@@ -100,9 +93,13 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("poissonnier: --jobs must be at least 1", file=sys.stderr)
         return 2
-    report = tournament(
-        args.players, args.games, lineup, args.seed, game=entry, jobs=args.jobs,
-        budget=args.budget,
-    )  # fmt: skip
+    try:
+        report = tournament(
+            args.players, args.games, lineup, args.seed, game=entry, jobs=args.jobs,
+            budget=args.budget,
+        )  # fmt: skip
+    except ValueError as exc:  # players outside the game's limits
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     print(report.to_json() if args.json else report.format_text())
     return 1 if report.errors else 0
