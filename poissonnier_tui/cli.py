@@ -14,39 +14,19 @@ import sys
 from collections.abc import Sequence
 
 from poissonnier_tui import __version__
-from poissonnier_tui.commands import MODULES, bot_delay
-from poissonnier_tui.commands._table_options import add_level_option
-
-DEFAULT_BOT_DELAY = 0.5
-"""Seconds a bot waits before acting in the TUI, so a person can follow it."""
+from poissonnier_tui.commands import MODULES
+from poissonnier_tui.commands.solo import add_solo_options
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: solo options at the top level, then every subcommand."""
     parser = argparse.ArgumentParser(
         prog="poissonnier",
-        description="Le Poissonnier, the fish-market card game, in your terminal. "
-        "With no command: a solo game against bots.",
+        description="Fish card games in your terminal: Le Poissonnier, the fish-market "
+        "game, and more. With no command: a solo game against bots (as 'poissonnier solo').",
     )
     parser.add_argument("--version", action="version", version=f"poissonnier {__version__}")
-    parser.add_argument(
-        "--bots",
-        type=int,
-        default=3,
-        choices=range(1, 5),
-        metavar="N",
-        help="number of bot opponents, 1-4 (default 3)",
-    )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default random)")
-    parser.add_argument("--name", default="You", help="your name at the table")
-    add_level_option(parser)
-    parser.add_argument(
-        "--bot-delay",
-        type=bot_delay,
-        default=DEFAULT_BOT_DELAY,
-        metavar="SECONDS",
-        help="pause before each bot move (default 0.5)",
-    )
+    add_solo_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in MODULES:
         importlib.import_module(name).register(sub)
@@ -54,20 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_solo(args: argparse.Namespace) -> int:
-    """A solo game in the TUI: an in-process table on 127.0.0.1, bots in the other seats."""
-    from poissonnier_tui.shell.app import PoissonnierApp, SoloSession
+    """A solo game in the TUI (``poissonnier solo``, and the bare command)."""
+    from poissonnier_tui.commands.solo import run
 
-    app = PoissonnierApp(
-        SoloSession(
-            bots=args.bots,
-            seed=args.seed,
-            name=args.name,
-            bot_delay=args.bot_delay,
-            bot_kinds=args.level,
-        )
-    )
-    app.run()
-    return int(app.return_code or 0)
+    return run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Measure the bot levels against the targets in the README ("Bots") and print the figures.
 
-Every figure comes from :func:`poissonnier_tui.arena.simulate.tournament` (the code
+Every figure comes from :func:`poissonnier_tui.arena.tournament.tournament` (the code
 behind ``poissonnier tournament``), so each line printed here can be re-run
 alone with the command shown above its table.
 
@@ -31,7 +31,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from poissonnier_tui.arena.simulate import EntrantStats, TournamentReport, tournament
+from poissonnier_tui.arena.tournament import EntrantStats, TournamentReport, tournament
 
 HARD_BEATS_MEDIUM = 0.60
 MEDIUM_BEATS_EASY = 0.70

@@ -44,3 +44,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"table logs replayed: {REPLAYED['finished']} finished games reproduced their "
             f"result, {REPLAYED['running']} unfinished games replayed cleanly"
         )
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Register the test-only game ``toy`` (``tests/support/toygame.py``) for one test; its name."""
+    from poissonnier_tui import games
+
+    monkeypatch.setitem(games.ENTRY_MODULES, "toy", "toygame")
+    return "toy"

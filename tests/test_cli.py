@@ -33,9 +33,9 @@ def test_simulate_text_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["simulate", "--players", "2", "--games", "2", "--bot", "random"]) == 0
     assert "games" in capsys.readouterr().out
     assert main(["simulate", "--games", "2", "--bot", "genius"]) == 2
-    assert "unknown bot kind 'genius'" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["simulate", "--players", "6"])
+    assert "Le Poissonnier has no bot level 'genius'" in capsys.readouterr().err
+    assert main(["simulate", "--players", "6"]) == 2
+    assert "Le Poissonnier is for 2 to 5 players, not 6" in capsys.readouterr().err
 
 
 def test_level_lists_are_handed_out_to_the_bot_seats_in_turn(
@@ -45,19 +45,100 @@ def test_level_lists_are_handed_out_to_the_bot_seats_in_turn(
     older spelling `--bot`) at solo and hosted tables; a bad level stops with a sentence."""
     from poissonnier_tui.cli import build_parser
     from poissonnier_tui.commands._table_options import settings_from
-    from poissonnier_tui.games.poissonnier.bots import kind_for
+    from poissonnier_tui.hosting.tables import kind_for
 
     parser = build_parser()
     assert parser.parse_args(["--bots", "3", "--level", "hard"]).level == ("hard",)
-    assert parser.parse_args([]).level == ("medium",)
+    assert parser.parse_args([]).level is None  # the game's default level, later
     mixed = parser.parse_args(["--bot", "Hard, easy"]).level
     assert [kind_for(mixed, i) for i in range(3)] == ["hard", "easy", "hard"]
     serve = parser.parse_args(["serve", "--seats", "4", "--bots", "3", "--level", "easy,hard"])
     settings = settings_from(serve, host_seat=False, start_when_full=True)
     assert settings.bot_kinds == ("easy", "hard") and settings.problems() == []
-    for bad in ("genius", ",", "hard,genius"):
+    for bad, says in ((",", "at least one"), ("hard,,easy", "an empty bot level in 'hard,,easy'")):
         with pytest.raises(SystemExit) as exit_info:
             parser.parse_args(["--level", bad])
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
-        assert "--level" in err and ("genius" in err or "at least one" in err)
+        assert "--level" in err and says in err
+    for bad in ("genius", "hard,genius"):  # the form is fine; the game has no such level
+        assert main(["serve", "--level", bad]) == 2
+        assert "Le Poissonnier has no bot level 'genius'" in capsys.readouterr().err
+
+
+def test_table_options_are_the_games_and_checked_by_it(
+    toy: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--option KEY=VALUE` names one of the game's options, typed like its default; the
+    game's `new_match` judges the value; seats follow the game's limits."""
+    from poissonnier_tui.cli import build_parser
+    from poissonnier_tui.commands._table_options import settings_from
+
+    parser = build_parser()
+    args = parser.parse_args(["serve", "--game", toy, "--option", "target=20", "--bots", "1"])
+    settings = settings_from(args, host_seat=False, start_when_full=True)
+    assert (settings.game, settings.options, settings.seats) == ("toy", {"target": 20}, 3)
+    assert settings.bot_kinds == ("easy",) and settings.problems() == []
+    for option, says in (
+        ("target=abc", "table option target is a whole number, not 'abc'"),
+        ("speed=3", "Toy Race has no table option 'speed'; its options: target (default 10)"),
+    ):
+        assert main(["serve", "--game", toy, "--option", option]) == 2
+        assert capsys.readouterr().err == f"poissonnier: {says}\n"
+    assert main(["serve", "--game", toy, "--option", "target=99"]) == 2
+    assert "bad table option for Toy Race: target must be a whole number from 3 to 50" in (
+        capsys.readouterr().err
+    )
+    assert main(["serve", "--game", toy, "--seats", "4"]) == 2
+    assert "a table of Toy Race has 2 to 3 seats, not 4" in capsys.readouterr().err
+    assert main(["serve", "--option", "first_player=1"]) == 2
+    assert "Le Poissonnier has no table option 'first_player'; its options: none" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--option", "nokey"])
+    assert "give a table option as KEY=VALUE, not 'nokey'" in capsys.readouterr().err
+
+
+def test_solo_checks_its_options_against_the_game(
+    toy: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solo", "--game", toy, "--bots", "3"]) == 2
+    assert "a table of Toy Race has 2 to 3 seats, not 4" in capsys.readouterr().err
+    assert main(["solo", "--game", toy, "--level", "medium"]) == 2
+    assert "Toy Race has no bot level 'medium'; choose from easy, hard" in capsys.readouterr().err
+    assert main(["--bots", "5"]) == 2  # the bare command is a solo game too
+    assert "a table of Le Poissonnier has 2 to 5 seats, not 6" in capsys.readouterr().err
+
+
+async def test_history_names_each_games_game(toy: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from poissonnier_tui.client.joining import join_headless
+    from poissonnier_tui.hosting.tables import open_table, solo_settings
+
+    table = await open_table(solo_settings(toy, bots=1, bot_kinds=("hard",), seed=1, bot_delay=0))
+    try:
+        code = await join_headless(
+            f"127.0.0.1:{table.port}", name="Ana", out=lambda _: None, err=print
+        )
+    finally:
+        await table.close()
+    assert code == 0
+    assert await asyncio.to_thread(main, ["history", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["game"] == "toy" and row["finished"]
+    assert row["players"] == ["Ana", "Bot 2 · hard (bot)"]
+    assert await asyncio.to_thread(main, ["history"]) == 0
+    assert "Toy Race: Ana, Bot 2 · hard (bot)" in capsys.readouterr().out
+
+
+def test_tables_shows_each_tables_game() -> None:
+    from poissonnier_tui.commands.tables import format_rows
+
+    row = {"name": "Race", "game": "toy", "address": "10.0.0.2", "port": 7374, "taken": 1,
+           "seats": 3, "state": "lobby", "app": __version__, "code": False, "joinable": True,
+           "why_not": None}  # fmt: skip
+    head, line = format_rows([row]).splitlines()
+    assert head.split()[:3] == ["NAME", "GAME", "ADDRESS"]
+    assert line.split()[:4] == ["Race", "toy", "10.0.0.2:7374", "1/3"]

@@ -1,22 +1,22 @@
 """Play one seat of a table over the network with a bot, no UI.
 
 The bot runs in the client, sees only the views the server sends its seat
-(RULES.md §9) and computes its legal actions from them
-(``game.determinize.legal_from_view``); every move goes to the server as an
-ordinary action. Used by end-to-end tests and by headless joins.
+(RULES.md §9) and computes its legal actions from them through the game's
+``legal_from_view`` (:class:`poissonnier_tui.games.GameEntry`); every move goes
+to the server as an ordinary action. Used by end-to-end tests and by headless
+joins, for any registered game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from typing import Any
 
 from net.client import TableClient
 from net.game import Agent
 from net.messages import Lobby, ServerMessage, View
-from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
+from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
 
 #: Called with every message the seat receives (e.g. to record frames).
 Observer = Callable[[ServerMessage], None]
@@ -27,7 +27,7 @@ async def play_seat(
     agent: Agent,
     *,
     observe: Observer | None = None,
-    seed: int = 0,
+    game: GameEntry | str = DEFAULT_GAME,
     on_send: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any] | None:
     """Play ``client``'s seat with ``agent`` until the game ends or the link drops.
@@ -39,9 +39,10 @@ async def play_seat(
 
     Args:
         client: a connected player (not a spectator).
-        agent: the bot choosing this seat's moves.
+        agent: the bot choosing this seat's moves (made by the game's ``make_bot``).
         observe: called with every received message, before the bot acts.
-        seed: seeds the sampling of hidden cards for legal actions.
+        game: the game played at the table (its entry or registry name): its
+            ``legal_from_view`` gives the bot its legal actions.
         on_send: called with ``(seq, action)`` for every action sent.
 
     Returns:
@@ -49,11 +50,11 @@ async def play_seat(
         connection ended before the game did.
 
     Raises:
-        ValueError: ``client`` is a spectator.
+        ValueError: ``client`` is a spectator, or an unknown game.
     """
     if client.seat is None:
         raise ValueError("a spectator has no seat to play")
-    rng = random.Random(seed)
+    entry = game_entry(game) if isinstance(game, str) else game
     async for msg in client.messages():
         if observe is not None:
             observe(msg)
@@ -66,7 +67,7 @@ async def play_seat(
             return dict(view["result"])
         if client.seat not in view["waiting_on"]:
             continue
-        legal = legal_from_view(view, rng)
+        legal = entry.legal_from_view(view)
         action = await asyncio.to_thread(agent.act, view, legal)
         if action is not None:
             seq = await client.send_action(action)

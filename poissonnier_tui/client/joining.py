@@ -15,7 +15,7 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -27,7 +27,8 @@ from net.frames import ConnectionLost
 from net.messages import Ack, Bye, Role, ServerMessage, View
 from net.reconnect import GIVE_UP_AFTER, GaveUp, TableTarget, describe, known_hosts, reconnect_table
 from poissonnier_tui import __version__
-from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
+from poissonnier_tui.games import GameEntry, game_entry, game_names
+from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
 
 FIND_TIMEOUT = 5.0
@@ -45,11 +46,61 @@ class Target:
     port: int
     table: str | None = None
     hosts: tuple[str, ...] = ()
+    game: str | None = None
+    """The game the table advertised (its TXT ``game``), when found on the LAN."""
 
     @property
     def address(self) -> str:
         """``host:port``."""
         return format_address(self.host, self.port)
+
+
+async def connect_table(
+    hosts: Sequence[str],
+    port: int,
+    *,
+    name: str,
+    role: Role = "player",
+    token: str | None = None,
+    code: str | None = None,
+    game: str | None = None,
+) -> tuple[Dialled, GameEntry]:
+    """Join the table at ``port`` on whichever of ``hosts`` answers first
+    (:func:`net.dial.dial`), whichever registered game it plays.
+
+    ``hello`` names a game and a table refuses another one (``wrong_game``)
+    before it seats anyone; so the games of the registry are offered in turn,
+    ``game`` first (the TXT record's ``game`` when the table was found on the
+    LAN), until the table accepts one.
+
+    Returns:
+        ``(dialled, entry)``: the joined client with the address that worked, and
+        the game played there.
+
+    Raises:
+        JoinError: refused (version, code, full...) or unreachable; ``wrong_game``
+            when the table plays a game this app does not have.
+    """
+    names = [game] if game is not None else []
+    names += [n for n in game_names() if n not in names]
+    refused: JoinError | None = None
+    for candidate in names:
+        try:
+            dialled = await dial(
+                hosts, port, name=name, role=role, token=token, code=code,
+                app_version=__version__, game=candidate,
+            )  # fmt: skip
+        except JoinError as exc:
+            if exc.code != "wrong_game":
+                raise
+            refused = exc
+            continue
+        return dialled, game_entry(candidate)
+    raise JoinError(
+        "wrong_game",
+        f"{refused.message if refused else 'The table plays another game.'} "
+        f"This app plays {', '.join(game_names())}.",
+    )
 
 
 def advice(code: str, address: str, spectators: bool = True) -> str:
@@ -93,7 +144,6 @@ async def find_table(
         OSError: no usable interface.
     """
     found = asyncio.Event()
-    browser: Browser
 
     def suitable(ad: TableAd) -> bool:
         if table is not None and ad.name != table:
@@ -108,16 +158,18 @@ async def find_table(
         if ad is not None and suitable(ad):
             found.set()
 
-    browser = Browser(GAME, changed, interface)
+    browsers = [Browser(game, changed, interface) for game in game_names()]
     if say is not None:
         say(f"Looking for {'table ' + repr(table) if table else 'tables'} on the LAN…")
-    await browser.start()
     try:
+        for browser in browsers:
+            await browser.start()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(found.wait(), timeout)
-        ads = sort_key(list(browser.tables.values()))
+        ads = sort_key([ad for browser in browsers for ad in browser.tables.values()])
     finally:
-        await browser.close()
+        for browser in browsers:
+            await browser.close()
     for ad in ads:
         if suitable(ad):
             return ad
@@ -180,7 +232,7 @@ async def join_headless(
     code: str | None = None,
     table: str | None = None,
     interface: str | None = None,
-    bot: str = "greedy",
+    bot: str | None = None,
     seed: int = 0,
     tokens: TokenStore | None = None,
     record: Path | None = None,
@@ -202,8 +254,9 @@ async def join_headless(
         code: the table's join code.
         table: with no address, join the table with this name.
         interface: IPv4 address to browse on.
-        bot: bot kind that plays the seat.
-        seed: seeds the bot and its sampling of hidden cards.
+        bot: the level of the bot that plays the seat, one of the table's game's
+            ``bot_kinds`` (``None``: the game's default level).
+        seed: seeds the bot.
         tokens: where seat tokens are kept; ``None`` keeps none.
         record: append every view frame to this JSON-lines file.
         find_timeout: seconds to look for the table.
@@ -214,11 +267,10 @@ async def join_headless(
 
     Returns:
         0 when the game ended and the result was printed; 1 when the table
-        could not be joined or was lost before the end (and did not come back);
-        2 on a bad address.
+        could not be joined or was lost before the end (and did not come back),
+        or ``bot`` is not a level of its game; 2 on a bad address.
     """
     from poissonnier_tui.client.headless import play_seat
-    from poissonnier_tui.games.poissonnier.bots import make_bot
 
     try:
         if address is not None:
@@ -234,7 +286,7 @@ async def join_headless(
                 table=table, interface=interface, timeout=find_timeout, role=role, say=out,
                 ours=ours,
             )  # fmt: skip
-            target = Target(ad.address, ad.port, ad.name, ad.addresses)
+            target = Target(ad.address, ad.port, ad.name, ad.addresses, ad.game)
             out(f"Found table {ad.name!r} at {target.address} ({ad.taken}/{ad.seats}, {ad.state}).")
     except ValueError as exc:
         err(f"poissonnier: {exc}")
@@ -245,15 +297,14 @@ async def join_headless(
     saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
     started = time.monotonic()
     try:
-        dialled = await dial(
+        dialled, entry = await connect_table(
             target.hosts or (target.host,),
             target.port,
             name=name,
             role=role,
             token=saved.token if saved else None,
             code=code,
-            app_version=__version__,
-            game=GAME,
+            game=target.game,
         )
     except JoinError as exc:
         err(f"poissonnier: could not join {target.address}: {exc.message}")
@@ -262,23 +313,31 @@ async def join_headless(
         return 1
     client = dialled.client
     address_text = dialled.address  # the address that worked: keys the saved token
+    level = bot or entry.default_level
+    if client.seat is not None and level not in entry.bot_kinds:
+        await client.close()
+        err(
+            f"poissonnier: {entry.title} has no bot level {level!r}; "
+            f"choose from {', '.join(entry.bot_kinds)}"
+        )
+        return 1
     if tokens is not None and client.token is not None and client.seat is not None:
         tokens.save(address_text, client.table.name, client.seat, client.token, name)
     where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
     again = " (seat reclaimed)" if saved and client.token == saved.token else ""
     out(
-        f"Joined {client.table.name!r} at {address_text} {where}{again} "
+        f"Joined {client.table.name!r} ({entry.title}) at {address_text} {where}{again} "
         f"in {time.monotonic() - started:.3f} s."
     )
     recorder = Recorder(record) if record else None
-    agent = make_bot(bot, seed) if client.seat is not None else None
+    agent = entry.make_bot(level, seed) if client.seat is not None else None
     result: dict[str, Any] | None = None
     try:
         while True:
             try:
                 if agent is not None:
                     result = await play_seat(
-                        client, agent, observe=recorder, seed=seed,
+                        client, agent, observe=recorder, game=entry,
                         on_send=recorder.sent if recorder is not None else None,
                     )  # fmt: skip
                 else:
@@ -290,8 +349,9 @@ async def join_headless(
             if result is not None or said_bye or reconnect_for <= 0:
                 break  # over, or the table said goodbye: nothing to come back to
             back = await _come_back(
-                client, dialled, target, name=name, role=role, code=code, interface=interface,
-                reconnect_for=reconnect_for, seed=seed, reason=reason, out=out,
+                client, dialled, target, entry, name=name, role=role, code=code,
+                interface=interface, reconnect_for=reconnect_for, seed=seed, reason=reason,
+                out=out,
             )  # fmt: skip
             if back is None:
                 break
@@ -318,6 +378,7 @@ async def _come_back(
     lost: TableClient,
     dialled: Dialled,
     target: Target,
+    entry: GameEntry,
     *,
     name: str,
     role: Role,
@@ -334,7 +395,7 @@ async def _come_back(
     out(f"Lost the table: {reason or 'connection closed'}")
     browser: Browser | None = None
     if target.table is not None:  # found by name on the LAN: look for it there again
-        browser = Browser(GAME, None, interface)
+        browser = Browser(entry.name, None, interface)
         try:
             await browser.start()
         except OSError:
@@ -343,7 +404,7 @@ async def _come_back(
     try:
         back = await reconnect_table(
             TableTarget(known_hosts((dialled.host,), target.hosts), dialled.port, target.table),
-            name=name, app_version=__version__, game=GAME, role=role, token=lost.token,
+            name=name, app_version=__version__, game=entry.name, role=role, token=lost.token,
             code=code, browser=browser, on_attempt=lambda a: out(describe(a)),
             rng=random.Random(seed), give_up_after=reconnect_for,
         )  # fmt: skip

@@ -9,13 +9,18 @@ default. Modules import heavy dependencies (Textual, asyncio servers) inside
 from __future__ import annotations
 
 import argparse
-from typing import TypeAlias
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from poissonnier_tui.games import GameEntry
 
 # argparse exposes no public name for the object add_subparsers() returns.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 #: Subcommand modules, in the order ``--help`` lists them.
 MODULES = (
+    "poissonnier_tui.commands.solo",
     "poissonnier_tui.commands.host",
     "poissonnier_tui.commands.serve",
     "poissonnier_tui.commands.join",
@@ -44,29 +49,90 @@ def bot_delay(text: str) -> float:
 
 
 def bot_kinds(text: str) -> tuple[str, ...]:
-    """Parse ``--level LIST``: bot kinds separated by commas, e.g. ``hard,easy``.
+    """Parse ``--level LIST``: bot levels separated by commas, e.g. ``hard,easy``.
+
+    Only the form is checked here (the game is not known yet); the levels are
+    checked against the chosen game's by :func:`check_levels`.
 
     Returns:
-        The kinds in order (at least one); a table hands them out to its bot
-        seats in turn (see :func:`poissonnier_tui.games.poissonnier.bots.kind_for`).
+        The levels in order, lower-cased (at least one); a table hands them out
+        to its bot seats in turn (:func:`poissonnier_tui.hosting.tables.kind_for`).
 
     Raises:
-        argparse.ArgumentTypeError: empty, or a kind that is not in
-            :data:`~poissonnier_tui.games.poissonnier.bots.BOT_KINDS` (the message lists them).
+        argparse.ArgumentTypeError: empty, or an empty item (``hard,,easy``).
     """
-    kinds = tuple(k.strip().lower() for k in text.split(",") if k.strip())
-    if not kinds:
+    items = [k.strip().lower() for k in text.split(",")]
+    if not any(items):
         raise argparse.ArgumentTypeError("name at least one bot level, e.g. medium")
+    if not all(items):
+        raise argparse.ArgumentTypeError(
+            f"an empty bot level in {text!r}: separate levels with single commas, e.g. hard,easy"
+        )
+    return tuple(items)
+
+
+def check_levels(entry: GameEntry, kinds: Sequence[str]) -> str | None:
+    """An error sentence if one of ``kinds`` is not a bot level of the game, else ``None``."""
     for kind in kinds:
-        if (error := check_bot_kind(kind)) is not None:
-            raise argparse.ArgumentTypeError(error)
-    return kinds
+        if kind not in entry.bot_kinds:
+            return (
+                f"{entry.title} has no bot level {kind!r}; choose from {', '.join(entry.bot_kinds)}"
+            )
+    return None
 
 
-def check_bot_kind(kind: str) -> str | None:
-    """An error sentence if ``kind`` is not a known bot kind, else ``None``."""
-    from poissonnier_tui.games.poissonnier.bots import BOT_KINDS
+def add_game_option(p: argparse.ArgumentParser, *, what: str = "the game to play") -> None:
+    """``--game NAME``: a registered game (choices from :mod:`poissonnier_tui.games`)."""
+    from poissonnier_tui.games import DEFAULT_GAME, game_names
 
-    if kind in BOT_KINDS:
-        return None
-    return f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}"
+    names = game_names()
+    p.add_argument(
+        "--game", choices=names, default=DEFAULT_GAME, metavar="NAME",
+        help=f"{what}: {', '.join(names)} (default {DEFAULT_GAME})",
+    )  # fmt: skip
+
+
+def option_pair(text: str) -> tuple[str, str]:
+    """Parse one ``--option KEY=VALUE``.
+
+    Raises:
+        argparse.ArgumentTypeError: no ``=`` or an empty key.
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"give a table option as KEY=VALUE, not {text!r}")
+    return key.strip(), value.strip()
+
+
+def table_options(entry: GameEntry, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The game's table options from ``--option KEY=VALUE`` pairs.
+
+    Each key must be one of ``entry.options``; its value is read as the type
+    of the option's default (``true``/``false``/``yes``/``no``/``1``/``0`` for
+    a flag, a whole number for a number, else text). The game itself checks
+    the values when the table deals (``new_match``, see
+    :meth:`poissonnier_tui.hosting.tables.TableSettings.problems`).
+
+    Raises:
+        ValueError: an unknown key or a value of the wrong type (the message
+            lists the game's options).
+    """
+    known = ", ".join(f"{k} (default {v!r})" for k, v in entry.options.items()) or "none"
+    out: dict[str, Any] = {}
+    for key, text in pairs:
+        if key not in entry.options:
+            raise ValueError(f"{entry.title} has no table option {key!r}; its options: {known}")
+        default = entry.options[key]
+        if isinstance(default, bool):
+            flag = text.lower()
+            if flag not in {"true", "false", "yes", "no", "1", "0", "on", "off"}:
+                raise ValueError(f"table option {key} is true or false, not {text!r}")
+            out[key] = flag in {"true", "yes", "1", "on"}
+        elif isinstance(default, int):
+            try:
+                out[key] = int(text)
+            except ValueError:
+                raise ValueError(f"table option {key} is a whole number, not {text!r}") from None
+        else:
+            out[key] = text
+    return out

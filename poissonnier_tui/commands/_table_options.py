@@ -7,11 +7,15 @@ import getpass
 import socket
 from typing import TYPE_CHECKING
 
-from poissonnier_tui.commands import bot_delay
+from poissonnier_tui.commands import add_game_option, bot_delay, option_pair
 from poissonnier_tui.commands._resume import add_resume_options
 
 if TYPE_CHECKING:
-    from poissonnier_tui.hosting.lan import TableSettings
+    from poissonnier_tui.games import GameEntry
+    from poissonnier_tui.hosting.tables import TableSettings
+
+DEFAULT_SEATS = 4
+"""Seats at a table when ``--seats`` is not given (within the game's limits)."""
 
 
 def seconds(text: str) -> float:
@@ -59,15 +63,39 @@ def default_player_name() -> str:
 
 
 def add_level_option(p: argparse.ArgumentParser) -> None:
-    """``--level LIST`` (also spelt ``--bot``): the bots' levels, handed out in turn."""
+    """``--level LIST`` (also spelt ``--bot``): the bots' levels, handed out in turn; checked
+    against the game's levels by :func:`levels_of`."""
     from poissonnier_tui.commands import bot_kinds
-    from poissonnier_tui.games.poissonnier.bots import DEFAULT_LEVEL
 
     p.add_argument(
-        "--level", "--bot", dest="level", type=bot_kinds, default=(DEFAULT_LEVEL,),
-        metavar="LIST",
-        help=f"bot level: easy, medium or hard (also greedy, random); a comma list such as "
-        f"hard,easy gives the bots their levels in turn (default {DEFAULT_LEVEL})",
+        "--level", "--bot", dest="level", type=bot_kinds, default=None, metavar="LIST",
+        help="bot level: easy, medium or hard (Le Poissonnier also has greedy and random); "
+        "a comma list such as hard,easy gives the bots their levels in turn "
+        "(default: the game's default level, medium)",
+    )  # fmt: skip
+
+
+def levels_of(args: argparse.Namespace, entry: GameEntry) -> tuple[str, ...]:
+    """The ``--level`` list checked against ``entry``'s levels (its default level if none).
+
+    Raises:
+        ValueError: a level the game does not have (the message lists its levels).
+    """
+    from poissonnier_tui.commands import check_levels
+
+    levels: tuple[str, ...] = args.level or (entry.default_level,)
+    if (error := check_levels(entry, levels)) is not None:
+        raise ValueError(error)
+    return levels
+
+
+def add_option_option(p: argparse.ArgumentParser) -> None:
+    """``--option KEY=VALUE`` (repeatable): one of the game's table options."""
+    p.add_argument(
+        "--option", dest="options", type=option_pair, action="append", default=[],
+        metavar="KEY=VALUE",
+        help="a table option of the game (repeatable), checked by the game; "
+        "Le Poissonnier has none",
     )  # fmt: skip
 
 
@@ -77,9 +105,12 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--table", metavar="NAME", default=None, help="table name (default: USER's table)"
     )
+    add_game_option(p)
+    add_option_option(p)
     p.add_argument(
-        "--seats", type=int, default=4, choices=range(2, 6), metavar="2-5",
-        help="seats at the table, 2-5 (default 4)",
+        "--seats", type=int, default=None, metavar="N",
+        help=f"seats at the table, within the game's limits (Le Poissonnier 2-5; "
+        f"default {DEFAULT_SEATS}, or the game's nearest limit)",
     )  # fmt: skip
     p.add_argument(
         "--bots", type=int, default=0, metavar="K",
@@ -113,14 +144,27 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
 def settings_from(
     args: argparse.Namespace, *, host_seat: bool, start_when_full: bool
 ) -> TableSettings:
-    """A :class:`~poissonnier_tui.hosting.lan.TableSettings` from parsed options."""
-    from poissonnier_tui.hosting.lan import TableSettings
+    """A :class:`~poissonnier_tui.hosting.tables.TableSettings` from parsed options.
 
+    Raises:
+        ValueError: a bot level or a table option the game does not have (the
+            rest is checked by :meth:`TableSettings.problems`).
+    """
+    from poissonnier_tui.commands import table_options
+    from poissonnier_tui.games import game_entry
+    from poissonnier_tui.hosting.tables import TableSettings
+
+    entry = game_entry(args.game)
+    seats = args.seats
+    if seats is None:
+        seats = max(entry.min_seats, min(DEFAULT_SEATS, entry.max_seats))
     return TableSettings(
         name=args.table or default_table_name(),
-        seats=args.seats,
+        game=entry.name,
+        options=table_options(entry, args.options),
+        seats=seats,
         bots=args.bots,
-        bot_kinds=args.level,
+        bot_kinds=levels_of(args, entry),
         bot_delay=args.bot_delay,
         port=args.port,
         interface=args.interface,

@@ -38,6 +38,16 @@ def _length(turns: int | None, actions: int, seconds: float | None) -> str:
     return ", ".join(parts)
 
 
+def _title(game: str) -> str:
+    """A game's title for people (its registry entry's), or its logged name if unknown here."""
+    from poissonnier_tui.games import game_entry
+
+    try:
+        return game_entry(game).title
+    except ValueError:
+        return game or "?"
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the list; exit 0 (an empty list too), 2 on bad arguments."""
     from poissonnier_tui.hosting.persistence import games_dir, list_games
@@ -51,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         rows: list[dict[str, Any]] = [
             {
                 "path": str(g.path),
+                "game": g.game,
                 "started": g.started,
                 "players": list(g.players),
                 "winners": None if g.winners is None else list(g.winners),
@@ -75,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = "no winner"
         else:
             outcome = "not over (serve --resume or host --resume carries it on)"
-        print(f"{n:>3}. {when}  {', '.join(g.players) or '?'}")
+        print(f"{n:>3}. {when}  {_title(g.game)}: {', '.join(g.players) or '?'}")
         print(f"     {outcome} · {_length(g.turns, g.actions, g.duration)}")
         if g.problem:
             print(f"     problem: {g.problem}")

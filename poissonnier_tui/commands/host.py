@@ -33,11 +33,15 @@ def run(args: argparse.Namespace) -> int:
     from poissonnier_tui.hosting.lan import clean_name
     from poissonnier_tui.shell.app import HostSession, PoissonnierApp
 
-    settings = settings_from(args, host_seat=True, start_when_full=False)
+    try:
+        settings = settings_from(args, host_seat=True, start_when_full=False)
+    except ValueError as exc:
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     plan = None
     if args.resume is not None:  # carry on a saved game from seat 0
         from poissonnier_tui.commands._resume import load_plan
-        from poissonnier_tui.hosting.persistence import resumed_settings
+        from poissonnier_tui.hosting.tables import resumed_settings
 
         if (plan := load_plan(args)) is None:
             return 1

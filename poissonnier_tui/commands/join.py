@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from poissonnier_tui.commands import Subparsers, check_bot_kind
+from poissonnier_tui.commands import Subparsers
 
 
 def add_join_options(p: argparse.ArgumentParser, *, spectate: bool) -> None:
@@ -49,11 +49,10 @@ def register(sub: Subparsers) -> None:
     )
     add_join_options(p, spectate=False)
     p.add_argument(
-        "--bot",
-        default="medium",
-        help="with --headless: the bot playing the seat: easy, medium, hard, greedy or random "
-        "(default medium)",
-    )
+        "--bot", "--level", dest="bot", default=None, metavar="LEVEL",
+        help="with --headless: the level of the bot playing the seat, one of the table's "
+        "game's levels (easy, medium, hard...; default: the game's default level)",
+    )  # fmt: skip
     p.set_defaults(run=run, role="player")
 
 
@@ -65,10 +64,22 @@ def run(args: argparse.Namespace) -> int:
     from poissonnier_tui.hosting.tokens import TokenStore
 
     role = args.role
-    bot = getattr(args, "bot", "medium")
-    if (error := check_bot_kind(bot)) is not None:
-        print(f"poissonnier: {error}", file=sys.stderr)
+    bot = getattr(args, "bot", None)
+    if bot is not None and not bot.strip():
+        print("poissonnier: --bot needs a level, e.g. medium", file=sys.stderr)
         return 2
+    bot = bot.strip().lower() if bot else None
+    if bot is not None:  # the table's game checks it once joined; no game has it: stop now
+        from poissonnier_tui.games import all_games
+
+        known = list(dict.fromkeys(k for entry in all_games() for k in entry.bot_kinds))
+        if bot not in known:
+            print(
+                f"poissonnier: no game here has a bot level {bot!r}; choose from "
+                f"{', '.join(known)}",
+                file=sys.stderr,
+            )
+            return 2
     address = None
     if args.address is not None:
         try:

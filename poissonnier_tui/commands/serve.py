@@ -10,8 +10,8 @@ from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import add_table_options, settings_from
 
 if TYPE_CHECKING:
-    from poissonnier_tui.hosting.lan import HostedTable, TableSettings
     from poissonnier_tui.hosting.persistence import ResumePlan
+    from poissonnier_tui.hosting.tables import HostedTable, TableSettings
 
 LINGER = 1.0
 """Seconds the table stays up after the game ends, so every client sees the result."""
@@ -42,11 +42,15 @@ def run(args: argparse.Namespace) -> int:
     """
     import asyncio
 
-    settings = settings_from(args, host_seat=False, start_when_full=args.start_when_full)
+    try:
+        settings = settings_from(args, host_seat=False, start_when_full=args.start_when_full)
+    except ValueError as exc:
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     plan = None
     if args.resume is not None:  # carry on a saved game
         from poissonnier_tui.commands._resume import load_plan
-        from poissonnier_tui.hosting.persistence import resumed_settings
+        from poissonnier_tui.hosting.tables import resumed_settings
 
         if (plan := load_plan(args)) is None:
             return 1
@@ -67,8 +71,9 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
     import json
     import signal
 
-    from poissonnier_tui.hosting.lan import SeatLog, open_table
+    from poissonnier_tui.hosting.lan import SeatLog
     from poissonnier_tui.hosting.persistence import ResumeError, games_dir
+    from poissonnier_tui.hosting.tables import open_table
 
     def emit(line: str) -> None:
         print(line, flush=True)
@@ -89,7 +94,8 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
         loop.add_signal_handler(sig, stop.set)
     code = f", code {settings.code}" if settings.code else ""
     seat_log.say(
-        f"Table {settings.name!r} on {table.address}{code}: {settings.seats} seats, "
+        f"Table {settings.name!r} ({settings.entry.title}) on {table.address}{code}: "
+        f"{settings.seats} seats, "
         f"{settings.bots} bot(s), seed {table.seed}. Join with: poissonnier join {table.address}"
     )
     if plan is not None:

@@ -1,27 +1,30 @@
-"""``poissonnier simulate``: headless bot games straight on the engine."""
+"""``poissonnier simulate``: headless bot games of any registered game, on its match."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from poissonnier_tui.commands import Subparsers, bot_delay, check_bot_kind
+from poissonnier_tui.commands import Subparsers, add_game_option, bot_delay, check_levels
 
 
 def register(sub: Subparsers) -> None:
     """Add the ``simulate`` parser."""
     p = sub.add_parser("simulate", help="play headless bot games and print statistics")
+    add_game_option(p, what="the game to simulate")
     p.add_argument(
         "--players",
         type=int,
         default=4,
-        choices=range(2, 6),
         metavar="N",
-        help="players per game, 2-5 (default 4)",
+        help="players per game, within the game's limits (Le Poissonnier 2-5; default 4)",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    p.add_argument("--bot", default="greedy", help="bot kind for every seat (default greedy)")
+    p.add_argument(
+        "--bot", default=None,
+        help="bot level for every seat (default greedy, or the game's default level)",
+    )  # fmt: skip
     p.add_argument(
         "--bot-delay",
         type=bot_delay,
@@ -36,13 +39,21 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the games; exit code 1 if any game saw an error, 2 on bad arguments."""
     from poissonnier_tui.arena.simulate import simulate
+    from poissonnier_tui.games import game_entry
 
-    if (error := check_bot_kind(args.bot)) is not None:
+    entry = game_entry(args.game)
+    if args.bot is not None and (error := check_levels(entry, [args.bot])) is not None:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2
     if args.games < 1:
         print("poissonnier: --games must be at least 1", file=sys.stderr)
         return 2
-    report = simulate(players=args.players, games=args.games, seed=args.seed, bot=args.bot)
+    try:
+        report = simulate(
+            players=args.players, games=args.games, seed=args.seed, bot=args.bot, game=entry
+        )
+    except ValueError as exc:  # players outside the game's limits
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     print(report.to_json() if args.json else report.format_text())
     return 1 if report.errors else 0

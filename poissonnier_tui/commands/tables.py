@@ -52,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import json
 
-    from net.discovery import discover, sort_key
-    from poissonnier_tui.hosting.lan import GAME
+    from net.discovery import sort_key
 
     if args.watch:
         try:
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        ads = sort_key(asyncio.run(discover(GAME, listen, args.interface)))
+        ads = sort_key(asyncio.run(discover_all(listen, args.interface)))
     except OSError as exc:
         print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
         return 1
@@ -112,7 +111,8 @@ async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
     import time
 
     from net.live import LiveBrowser, LiveTable
-    from poissonnier_tui.hosting.lan import GAME, format_address
+    from poissonnier_tui.games import game_names
+    from poissonnier_tui.hosting.lan import format_address
 
     began = time.monotonic()
     last: dict[str, str] = {}
@@ -136,12 +136,26 @@ async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
             flush=True,
         )  # fmt: skip
 
-    live = LiveBrowser(GAME, changed, interface)
-    await live.start()
+    browsers = [LiveBrowser(game, changed, interface) for game in game_names()]
     try:
+        for live in browsers:
+            await live.start()
         await asyncio.sleep(timeout)
     finally:
-        await live.close()
+        for live in browsers:
+            await live.close()
+
+
+async def discover_all(timeout: float, interface: str | None) -> list[Any]:
+    """The tables of every registered game found on the LAN in ``timeout`` seconds
+    (each game is its own zeroconf service type, ``_<game>._tcp.local.``)."""
+    import asyncio
+
+    from net.discovery import discover
+    from poissonnier_tui.games import game_names
+
+    found = await asyncio.gather(*(discover(g, timeout, interface) for g in game_names()))
+    return [ad for ads in found for ad in ads]
 
 
 def describe(ad: Any) -> dict[str, Any]:
@@ -169,13 +183,14 @@ def describe(ad: Any) -> dict[str, Any]:
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
     """A plain text table of :func:`describe` rows."""
-    head = ("NAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN JOIN")
+    head = ("NAME", "GAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN JOIN")
     lines = [head]
     for r in rows:
         can = "yes" + (" (code)" if r["code"] else "") if r["joinable"] else f"no: {r['why_not']}"
         lines.append(
             (
                 r["name"],
+                r["game"],
                 f"{r['address']}:{r['port']}",
                 f"{r['taken']}/{r['seats']}",
                 r["state"],

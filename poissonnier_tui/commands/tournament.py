@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from poissonnier_tui.commands import Subparsers, bot_kinds
+from poissonnier_tui.commands import Subparsers, add_game_option, bot_kinds, check_levels
 
 
 def _positive(text: str) -> float:
@@ -39,13 +39,13 @@ def register(sub: Subparsers) -> None:
         "with a 95% confidence interval, mean coins / clients / stamps, deals made "
         "and decision time (median, p95).",
     )
+    add_game_option(p, what="the game to play")
     p.add_argument(
         "--players",
         type=int,
         default=2,
-        choices=range(2, 6),
         metavar="N",
-        help="players per game, 2-5 (default 2)",
+        help="players per game, within the game's limits (Le Poissonnier 2-5; default 2)",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument(
@@ -53,8 +53,8 @@ def register(sub: Subparsers) -> None:
         type=bot_kinds,
         default=("hard", "medium"),
         metavar="LIST",
-        help="comma-separated bot kinds, one per seat, e.g. hard,medium,easy,easy "
-        "(easy, medium, hard, greedy, random; default hard,medium)",
+        help="comma-separated bot levels, one per seat, e.g. hard,medium,easy,easy "
+        "(the game's levels; Le Poissonnier also has greedy and random; default hard,medium)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes playing games (default 1)")
@@ -70,8 +70,13 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament; exit code 1 if any action was refused, 2 on bad arguments."""
-    from poissonnier_tui.arena.simulate import tournament
+    from poissonnier_tui.arena.tournament import tournament
+    from poissonnier_tui.games import game_entry
 
+    entry = game_entry(args.game)
+    if (error := check_levels(entry, args.bots)) is not None:
+        print(f"poissonnier: {error}", file=sys.stderr)
+        return 2
     lineup = list(args.bots)
     if len(lineup) == 1:
         lineup *= args.players
@@ -88,8 +93,13 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("poissonnier: --jobs must be at least 1", file=sys.stderr)
         return 2
-    report = tournament(
-        args.players, args.games, lineup, args.seed, jobs=args.jobs, budget=args.budget
-    )
+    try:
+        report = tournament(
+            args.players, args.games, lineup, args.seed, game=entry, jobs=args.jobs,
+            budget=args.budget,
+        )  # fmt: skip
+    except ValueError as exc:  # players outside the game's limits
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
     print(report.to_json() if args.json else report.format_text())
     return 1 if report.errors else 0

@@ -113,12 +113,18 @@ def game_entry(name: str) -> GameEntry:
     try:
         module = ENTRY_MODULES[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r}; choose from {', '.join(GAME_NAMES)}") from None
+        raise ValueError(f"unknown game {name!r}; choose from {', '.join(game_names())}") from None
     entry = importlib.import_module(module).ENTRY
     assert isinstance(entry, GameEntry) and entry.name == name, module
     return entry
 
 
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, the default first, as :data:`ENTRY_MODULES` holds them now
+    (a CLI ``--game`` choice, the LAN browser; tests may register a game of their own)."""
+    return tuple(ENTRY_MODULES)
+
+
 def all_games() -> list[GameEntry]:
     """Every registered game's entry, the default first."""
-    return [game_entry(name) for name in GAME_NAMES]
+    return [game_entry(name) for name in game_names()]

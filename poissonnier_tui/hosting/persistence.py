@@ -13,12 +13,15 @@ directory::
 one file per game, named ``YYYY-MM-DD_HHMMSS_seed<SEED>_<4 hex>.plog``
 after the moment the game started. From a log:
 
-* :func:`plan_resume` + :func:`resume_server` rebuild the table after a crash
+* :func:`plan_resume` + :func:`poissonnier_tui.hosting.tables.resume_server`
+  (through :func:`restore_table`) rebuild the table after a crash
   (``serve --resume`` / ``host --resume``): the match is replayed action by
   action from the seed (R3), so the state after resume equals the state
   before the crash; players reclaim their seats with their tokens, bots are
   seated again, and the table appends to the same file.
-* :func:`replay_log` replays it headless (tests, ``history``); the replay
+* :func:`replay_log` replays it headless on its game (the header names it; the
+  registry, :mod:`poissonnier_tui.games`, gives its rules) for tests and
+  ``history``; the replay
   viewer (:mod:`poissonnier_tui.hosting.replay`) steps through it.
 * :func:`list_games` summarises every saved game for ``poissonnier history``.
 
@@ -38,11 +41,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import platformdirs
 
-from net.game import Agent
+from net.game import Agent, GameDefinition, Match
 from net.recorder import (
     BadHeader,
     LoggedSeat,
@@ -57,10 +60,7 @@ from net.server import TableServer
 from net.table import Refused
 from net.tablelog import LogDamaged, TableLog, describe_action, read_log
 from poissonnier_tui import __version__
-from poissonnier_tui.games.poissonnier.match import RULES_VERSION, PoissonnierGame, PoissonnierMatch
-
-if TYPE_CHECKING:
-    from poissonnier_tui.hosting.lan import TableSettings
+from poissonnier_tui.games import GameEntry, game_entry
 
 APP_NAME: Final = "poissonnier"
 DATA_DIR_ENV: Final = "POISSONNIER_DATA_DIR"
@@ -70,8 +70,6 @@ LOG_SUFFIX: Final = ".plog"
 RESUME_GRACE: Final = 60.0
 """Seconds a resumed table waits for each absent player before R6 defaults play for them
 (rather than the usual absent grace): everyone's client must first notice the crash."""
-DEFAULT_BOT: Final = "greedy"
-"""Bot kind re-seated for a logged bot seat whose kind was not recorded or is unknown."""
 
 
 # --- where -----------------------------------------------------------------------------------
@@ -109,22 +107,10 @@ def new_log_path(seed: int, directory: Path | None = None, now: float | None = N
 # --- recording ---------------------------------------------------------------------------------
 
 
-def bot_kind_of(agent: Agent) -> str | None:
-    """The :data:`~poissonnier_tui.games.poissonnier.bots.BOT_KINDS` name of a bot object,
-    if it can be told.
-
-    An agent's own ``kind`` attribute wins; otherwise the class is looked up
-    among the bot factories that are classes.
-    """
-    from poissonnier_tui.games.poissonnier.bots import BOT_FACTORIES
-
+def _own_kind(agent: Agent) -> str | None:
+    """A bot's own ``kind`` attribute, if it is text."""
     kind = getattr(agent, "kind", None)
-    if isinstance(kind, str) and kind in BOT_FACTORIES:
-        return kind
-    for name, factory in BOT_FACTORIES.items():
-        if isinstance(factory, type) and type(agent) is factory:
-            return name
-    return None
+    return kind if isinstance(kind, str) else None
 
 
 def record_table(
@@ -132,13 +118,18 @@ def record_table(
     *,
     directory: Path | None = None,
     table: dict[str, Any] | None = None,
+    bot_kind: Callable[[Agent], str | None] | None = None,
 ) -> TableRecorder:
     """Keep ``server``'s log from the moment its match starts (call before ``open``).
 
     Args:
-        server: a new table (not a resumed one: see :func:`resume_server`).
+        server: a new table (not a resumed one: see
+            :func:`poissonnier_tui.hosting.tables.resume_server`).
         directory: where the log goes; default :func:`games_dir`.
         table: table settings to store for a resume (e.g. ``{"code": ...}``).
+        bot_kind: names a bot's level for the log's header, so a resume seats the
+            same level (e.g. :class:`poissonnier_tui.hosting.tables.BotKinds`);
+            default: the agent's own ``kind`` attribute, if it has one.
 
     Returns:
         The attached recorder: ``recorder.path`` once the game starts, or
@@ -146,7 +137,7 @@ def record_table(
         goes on unsaved).
     """
     recorder = TableRecorder(
-        lambda: new_log_path(server.seed, directory), bot_kind=bot_kind_of, table=table
+        lambda: new_log_path(server.seed, directory), bot_kind=bot_kind or _own_kind, table=table
     )
     recorder.attach(server)
     return recorder
@@ -160,40 +151,62 @@ class ResumeError(Exception):
 
 
 def check_header(log: TableLog) -> LogHeader:
-    """The log's header, checked to be a Poissonnier log this version can replay.
+    """The log's header, checked to be a log of a registered game this version can replay.
 
     Raises:
-        ResumeError: not a Poissonnier log, unusable fields, or another rules
-            version (a replay could then give a different game, R3).
+        ResumeError: a game this app does not know, unusable fields, or another
+            rules version (a replay could then give a different game, R3).
     """
     try:
         header = parse_header(log.header)
     except BadHeader as exc:
         raise ResumeError(f"This log's header is unusable: {exc}.") from None
-    if header.game != PoissonnierGame.name:
-        raise ResumeError(f"This is a log of {header.game!r}, not of {PoissonnierGame.name!r}.")
-    if header.rules != RULES_VERSION:
+    entry = log_game(header)
+    rules = entry.definition.rules_version
+    if header.rules != rules:
         raise ResumeError(
-            f"This log was written with rules version {header.rules} (poissonnier "
-            f"{header.app}); this is rules version {RULES_VERSION} (poissonnier {__version__}). "
+            f"This log was written with {entry.title} rules version {header.rules} (poissonnier "
+            f"{header.app}); this is rules version {rules} (poissonnier {__version__}). "
             "Replaying it could give a different game (R3): use the version that wrote it."
         )
-    if not 2 <= len(header.seats) <= 5:
-        raise ResumeError(f"This log has {len(header.seats)} seats; a game has 2 to 5.")
+    if not entry.min_seats <= len(header.seats) <= entry.max_seats:
+        raise ResumeError(
+            f"This log has {len(header.seats)} seats; {entry.title} has "
+            f"{entry.min_seats} to {entry.max_seats}."
+        )
     return header
 
 
+def log_game(header: LogHeader) -> GameEntry:
+    """The registered game a log header names (its ``game``).
+
+    Raises:
+        ResumeError: no such game in this app (the message lists the known ones).
+    """
+    try:
+        return game_entry(header.game)
+    except ValueError as exc:
+        raise ResumeError(f"This is a log of a game this app does not know: {exc}.") from None
+
+
 def replay_log(log: TableLog, header: LogHeader | None = None) -> Replayed:
-    """Replay every action of ``log`` on a fresh match (R3), stopping at a refused one.
+    """Replay every action of ``log`` on a fresh match of its game (R3), stopping at a
+    refused one.
 
     Raises:
         ResumeError: the header is unusable (see :func:`check_header`).
     """
     header = header or check_header(log)
     try:
-        return replay(PoissonnierGame(), header, log.actions)
+        return replay(log_game(header).definition, header, log.actions)
     except ValueError as exc:  # the game refused the seats or options
         raise ResumeError(f"This log's game cannot be set up: {exc}.") from None
+
+
+def public_turn(match: Match) -> int | None:
+    """The turn number a match's public view shows (its ``"turn"``), if it shows one."""
+    turn = match.view(None).get("turn")
+    return turn if isinstance(turn, int) and not isinstance(turn, bool) else None
 
 
 @dataclass(frozen=True)
@@ -306,61 +319,26 @@ def logged_port(plan: ResumePlan) -> int | None:
     return port
 
 
-def resumed_settings(
-    plan: ResumePlan, settings: TableSettings, *, name_given: bool
-) -> TableSettings:
-    """``settings`` (from a command line) made to fit the logged table.
+def restore_table(
+    plan: ResumePlan,
+    game: GameDefinition,
+    make_agent: Callable[[int, LoggedSeat], Agent],
+    **server_kwargs: Any,
+) -> tuple[TableServer, TableRecorder]:
+    """The table of ``plan`` rebuilt and appending to its log (the server not yet open).
 
-    Seats, bots and seed always come from the log; the table name, join code
-    and fill time limit too unless the command line gave them (``name_given``;
-    a ``code`` or ``fill_timeout`` that is not ``None``); the port is the
-    logged one unless one was given (see :func:`logged_port`).
-    """
-    from dataclasses import replace
-
-    table = plan.header.table
-    code, fill = table.get("code"), table.get("fill_timeout")
-    name = table.get("name")
-    return replace(
-        settings,
-        name=settings.name if name_given or not isinstance(name, str) else name,
-        seats=len(plan.header.seats),
-        bots=sum(1 for s in plan.header.seats if s.kind == "bot"),
-        seed=plan.header.seed,
-        code=settings.code if settings.code is not None or not isinstance(code, str) else code,
-        fill_timeout=(
-            settings.fill_timeout
-            if settings.fill_timeout is not None or not isinstance(fill, int | float)
-            else float(fill)
-        ),
-        port=settings.port if settings.port is not None else logged_port(plan),
-    )
-
-
-def _agent_for(seed: int) -> Callable[[int, LoggedSeat], Agent]:
-    from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, make_bot
-
-    def make(seat: int, logged: LoggedSeat) -> Agent:
-        kind = logged.bot if logged.bot in BOT_KINDS else DEFAULT_BOT
-        return make_bot(kind, seed + seat)
-
-    return make
-
-
-def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, TableRecorder]:
-    """The table of ``plan`` rebuilt and appending to its log; open the server to play on.
-
-    A damaged tail (see :attr:`ResumePlan.damage`) is copied aside, then cut.
-    Bots sit again in their logged seats (``make_bot(kind, seed + seat)``, like
-    the first time); players' seats wait for their tokens.
+    Use :func:`poissonnier_tui.hosting.tables.resume_server`, which seats the
+    bots; this is its part that touches the file. A damaged tail (see
+    :attr:`ResumePlan.damage`) is copied aside, then cut.
 
     Args:
         plan: from :func:`plan_resume`.
-        server_kwargs: :class:`~net.server.TableServer` arguments (``host``,
-            ``bot_delay``, ``code``, ``absent_grace``, ``timing``, ...);
-            ``resume_grace`` defaults to :data:`RESUME_GRACE`;
-            ``port`` (see :func:`logged_port`) and ``name`` default to the
-            logged table's, so players reconnect to the same address.
+        game: the game of the log.
+        make_agent: the bot for a logged bot seat.
+        server_kwargs: :class:`~net.server.TableServer` arguments;
+            ``resume_grace`` defaults to :data:`RESUME_GRACE`; ``port`` (see
+            :func:`logged_port`) and ``name`` default to the logged table's, so
+            players reconnect to the same address.
 
     Returns:
         ``(server, recorder)``, the server not yet open.
@@ -381,12 +359,12 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         if plan.damage is not None:
             keep_copy(plan.path)
         return restore_server(
-            PoissonnierGame(),
+            game,
             plan.path,
             plan.log,
             plan.header,
             actions=plan.actions,
-            make_agent=_agent_for(plan.header.seed),
+            make_agent=make_agent,
             app_version=__version__,
             **server_kwargs,
         )
@@ -394,17 +372,6 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         raise ResumeError(f"Cannot write to {plan.path}: {exc.strerror or exc}.") from None
     except (ValueError, Refused) as exc:
         raise ResumeError(f"Cannot rebuild the table from {plan.path}: {exc}.") from None
-
-
-def open_resumed_server(
-    path: Path, *, confirm: Callable[[str], bool], **server_kwargs: Any
-) -> tuple[TableServer, TableRecorder]:
-    """:func:`plan_resume` then :func:`resume_server`, for commands: one call.
-
-    Raises:
-        ResumeError: see both.
-    """
-    return resume_server(plan_resume(path, confirm=confirm), **server_kwargs)
 
 
 def ask_yes_no(question: str) -> bool:
@@ -431,7 +398,8 @@ class GameSummary:
         players: seat names in seat order, bots marked ``"(bot)"``.
         winners: winning names once over, else ``None``.
         actions: actions logged.
-        turns: turns played (the last turn reached for a running game).
+        turns: turns played (the last turn reached for a running game; ``None`` when
+            the game's view shows no turn number).
         finished: the game is over.
         duration: seconds from start to the last record.
         problem: why the log is damaged or unreadable, else ``None``.
@@ -446,6 +414,8 @@ class GameSummary:
     finished: bool
     duration: float | None
     problem: str | None = None
+    game: str = ""
+    """The game's name as the log's header gives it (``""`` when unreadable)."""
 
     @property
     def resumable(self) -> bool:
@@ -466,7 +436,11 @@ def summarize(path: Path) -> GameSummary:
         header = check_header(log)
         done = replay_log(log, header)
     except ResumeError as exc:
-        return GameSummary(path, None, (), None, len(log.actions), None, False, None, str(exc))
+        game = log.header.get("game")
+        return GameSummary(
+            path, None, (), None, len(log.actions), None, False, None, str(exc),
+            game=game if isinstance(game, str) else "",
+        )  # fmt: skip
     if done.error is not None:
         bad = log.actions[done.applied]
         problem = problem or f"action {done.applied + 1} at byte {bad.offset} is refused on replay"
@@ -475,7 +449,6 @@ def summarize(path: Path) -> GameSummary:
         for i, s in enumerate(header.seats)
     )
     match = done.match
-    assert isinstance(match, PoissonnierMatch)
     result = match.result()
     winners = None
     if result is not None:
@@ -491,10 +464,11 @@ def summarize(path: Path) -> GameSummary:
         players=players,
         winners=winners,
         actions=len(log.actions),
-        turns=match.state.turn,
+        turns=public_turn(match),
         finished=result is not None,
         duration=max(0.0, last - header.created),
         problem=problem,
+        game=header.game,
     )
 
 

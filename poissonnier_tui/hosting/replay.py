@@ -1,41 +1,80 @@
 """A saved game, step by step, for the replay viewer (``poissonnier replay LOG``).
 
-:class:`Replay` reads a table log, replays it from the seed (R3) and keeps
-the state after every action: step 0 is the deal, step *k* the state after
-the *k*-th logged action. No Textual here; the screen
-(:mod:`poissonnier_tui.games.poissonnier.ui.screens.replay`) only asks for views.
+:class:`Replay` reads a table log of any registered game (the header names it:
+:func:`poissonnier_tui.hosting.persistence.log_game`), replays it from the seed
+(R3) through the game's own match (``new_match``, ``Match.apply``) and keeps
+the match after every action: step 0 is the deal, step *k* the match after
+the *k*-th logged action. No Textual here; a game's replay screen only asks
+for views.
 
-Who may see what (RULES.md §9, docs/ARCHITECTURE.md "one door"): every view comes from
-:func:`~poissonnier_tui.games.poissonnier.rules.view.view_for` for the point of view chosen —
-``None`` (the public view, what a spectator saw) or a seat (what that
-player saw). A **finished** game may also be shown with every hand
-(:data:`ALL_HANDS`, through ``all_hands_view``), from any seat's point of view.
-A game **still running** (no end in its log: it crashed, or it is being
-played) may be shown only from the public view and from the viewer's own
-seat: ``seat=`` given when loading, by default the table's only human seat
-(a solo game), else none.
+Who may see what (docs/ARCHITECTURE.md "one door"): every view comes from
+``Match.view`` for the point of view chosen — ``None`` (the public view, what
+a spectator saw) or a seat (what that player saw). A **finished** game may
+also be shown with every hand (:data:`ALL_HANDS`) when its match offers
+:class:`Omniscient` (Le Poissonnier: ``all_hands_view``, RULES.md §9), from
+any seat's point of view. A game **still running** (no end in its log: it
+crashed, or it is being played) may be shown only from the public view and
+from the viewer's own seat: ``seat=`` given when loading, by default the
+table's only human seat (a solo game), else none.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, runtime_checkable
 
-from net.recorder import LogHeader
-from net.tablelog import LoggedAction, TableLog
-from poissonnier_tui.games.poissonnier.match import PoissonnierGame
-from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
-from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
-from poissonnier_tui.games.poissonnier.rules.state import GameState
-from poissonnier_tui.games.poissonnier.rules.view import all_hands_view, view_for
-from poissonnier_tui.hosting.persistence import ResumeError, _read, check_header
+from net.game import Match, Wire
+from net.recorder import LogHeader, replay
+from net.tablelog import TableLog
+from poissonnier_tui.games import GameEntry
+from poissonnier_tui.hosting.persistence import (
+    ResumeError,
+    _read,
+    check_header,
+    log_game,
+    public_turn,
+)
 
 ALL_HANDS: Final = "all"
 """The point of view that shows every hand (finished games only)."""
 
 PointOfView = int | None | Literal["all"]
 """A seat, ``None`` for the public view, or :data:`ALL_HANDS`."""
+
+
+@runtime_checkable
+class Omniscient(Protocol):
+    """A match that can show every hand once its game is over (optional for a game)."""
+
+    def omniscient_view(self, finished: Match) -> Wire:
+        """The public view of this match plus every seat's hidden cards.
+
+        Args:
+            finished: the same game's match at its end (only a finished game
+                may be shown this way).
+
+        Raises:
+            ValueError: ``finished`` is not over, or not the same game.
+        """
+        ...
+
+
+@runtime_checkable
+class Copyable(Protocol):
+    """A match that copies itself faster than :func:`copy.deepcopy` (optional)."""
+
+    def copy(self) -> Match:
+        """An independent copy."""
+        ...
+
+
+def snapshot(match: Match) -> Match:
+    """An independent copy of ``match`` (its own ``copy()`` if it has one)."""
+    if isinstance(match, Copyable):
+        return match.copy()
+    return copy.deepcopy(match)
 
 
 class NotAllowed(Exception):
@@ -65,6 +104,7 @@ class Replay:
     Attributes:
         path: the log.
         header: its checked header.
+        game: the game played (from the header, through the registry).
         moves: the logged actions that replayed, in order (``moves[k - 1]`` led to step *k*).
         finished: the game reached its end within the log.
         viewer: the seat whose hand a running game may show (``None``: none).
@@ -76,7 +116,7 @@ class Replay:
         self,
         path: Path,
         header: LogHeader,
-        states: list[GameState],
+        matches: list[Match],
         moves: list[Move],
         *,
         viewer: int | None,
@@ -84,9 +124,11 @@ class Replay:
     ) -> None:
         self.path = path
         self.header = header
-        self._states = states
+        self.game: GameEntry = log_game(header)
+        self._matches = matches
+        self._turns = [public_turn(m) for m in matches]
         self.moves = moves
-        self.finished = states[-1].result is not None
+        self.finished = matches[-1].is_over
         self.viewer = None if self.finished else viewer
         self.problem = problem
 
@@ -101,7 +143,8 @@ class Replay:
                 exactly one. Ignored for a finished game.
 
         Raises:
-            ResumeError: unreadable file or header, another rules version, or a
+            ResumeError: unreadable file or header, a game this app does not
+                have, another rules version, or a
                 ``seat`` that is not at the table. A damaged tail or a refused
                 action is not an error: the replay stops there (:attr:`problem`).
         """
@@ -110,39 +153,45 @@ class Replay:
             raise ResumeError(f"{damaged}. There is nothing to replay.")
         header = check_header(log)
         problem = str(damaged) if damaged is not None else None
-        states, moves, error = _replay(log, header)
+        matches, moves, error = _replay(log, header)
         if error is not None:
             problem = error if problem is None else f"{problem}; {error}"
         humans = [i for i, s in enumerate(header.seats) if s.kind == "human"]
         if seat is not None and not 0 <= seat < len(header.seats):
             raise ResumeError(f"There is no seat {seat + 1} at this table.")
         viewer = seat if seat is not None else (humans[0] if len(humans) == 1 else None)
-        return cls(path, header, states, moves, viewer=viewer, problem=problem)
+        return cls(path, header, matches, moves, viewer=viewer, problem=problem)
 
     # --- steps and turns ---------------------------------------------------------------------
 
     @property
     def steps(self) -> int:
         """The last step: the number of actions replayed."""
-        return len(self._states) - 1
+        return len(self._matches) - 1
 
-    def state(self, step: int) -> GameState:
-        """The full state at ``step`` (for tests and this module; never shown as such)."""
-        return self._states[self._clamp(step)]
+    def match(self, step: int) -> Match:
+        """The match at ``step`` (for tests and this module; only its views are shown)."""
+        return self._matches[self._clamp(step)]
+
+    def state(self, step: int) -> Any:
+        """The game's own full state at ``step`` (the match adapter's ``state``; for tests)."""
+        return getattr(self.match(step), "state", None)
 
     def turn_at(self, step: int) -> int:
-        """The turn number at ``step``."""
-        return self.state(step).turn
+        """The turn number at ``step``: the public view's ``turn``, or the step itself
+        for a game whose view shows no turn number."""
+        turn = self._turns[self._clamp(step)]
+        return self._clamp(step) if turn is None else turn
 
     @property
     def turns(self) -> int:
         """The last turn reached."""
-        return self._states[-1].turn
+        return self.turn_at(self.steps)
 
     def turn_start(self, turn: int) -> int:
         """The first step of ``turn`` (clamped to the turns played)."""
         turn = max(1, min(turn, self.turns))
-        return next(k for k, s in enumerate(self._states) if s.turn >= turn)
+        return next(k for k in range(self.steps + 1) if self.turn_at(k) >= turn)
 
     def next_turn(self, step: int) -> int:
         """The first step of the turn after ``step``'s (or the last step)."""
@@ -162,9 +211,11 @@ class Replay:
     # --- points of view ------------------------------------------------------------------------
 
     def points_of_view(self) -> list[PointOfView]:
-        """What may be shown, in cycling order: public, seats, every hand (if finished)."""
+        """What may be shown, in cycling order: public, seats, every hand (if finished and
+        the game can show them, :class:`Omniscient`)."""
         if self.finished:
-            return [None, *range(len(self.header.seats)), ALL_HANDS]
+            seats: list[PointOfView] = [None, *range(len(self.header.seats))]
+            return seats + ([ALL_HANDS] if isinstance(self._matches[-1], Omniscient) else [])
         return [None] if self.viewer is None else [None, self.viewer]
 
     def allowed(self, pov: PointOfView) -> bool:
@@ -182,11 +233,12 @@ class Replay:
                 "A game that is not over can be shown only from the public view "
                 "and from your own seat (RULES.md §9)."
             )
-        state = self.state(step)
+        match = self.match(step)
         if pov == ALL_HANDS:
-            return all_hands_view(state, self._states[-1])
+            assert isinstance(match, Omniscient)
+            return match.omniscient_view(self._matches[-1])
         assert pov is None or isinstance(pov, int)
-        return view_for(state, pov)
+        return match.view(pov)
 
     def move_text(self, step: int, pov: PointOfView) -> str:
         """Who did what to reach ``step``, as plain text; card ids only where ``pov`` may see them.
@@ -196,7 +248,7 @@ class Replay:
         tells what everyone saw).
         """
         if step <= 0:
-            return "The deal (RULES.md §2)."
+            return "The deal."
         move = self.moves[self._clamp(step) - 1]
         kind = str(move.action.get("type", "?")).replace("_", " ")
         name = self.header.seats[move.seat].name or f"Seat {move.seat + 1}"
@@ -214,34 +266,25 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _replay(log: TableLog, header: LogHeader) -> tuple[list[GameState], list[Move], str | None]:
-    """States after each action, the moves that applied, and why it stopped early."""
+def _replay(log: TableLog, header: LogHeader) -> tuple[list[Match], list[Move], str | None]:
+    """The match after each action, the moves that applied, and why it stopped early."""
+    matches: list[Match] = []
+    moves: list[Move] = []
+
+    def keep(index: int, match: Match) -> None:
+        logged = log.actions[index]
+        matches.append(snapshot(match))
+        moves.append(Move(logged.seat, logged.action, logged.time))
+
+    definition = log_game(header).definition
     try:
-        match = PoissonnierGame().new_match(header.seed, len(header.seats), header.options)
+        start = definition.new_match(header.seed, len(header.seats), header.options)
     except ValueError as exc:
         raise ResumeError(f"This log's game cannot be set up: {exc}.") from None
-    state = match.state
-    states = [state.copy()]
-    moves: list[Move] = []
-    for index, logged in enumerate(log.actions):
-        error = _apply(state, logged)
-        if error is not None:
-            return states, moves, f"action {index + 1} at byte {logged.offset} is refused: {error}"
-        states.append(state.copy())
-        moves.append(Move(logged.seat, logged.action, logged.time))
-    return states, moves, None
-
-
-def _apply(state: GameState, logged: LoggedAction) -> str | None:
-    """Apply one logged action (R3); the refusal's sentence, or ``None`` if it applied."""
-    if not 0 <= logged.seat < state.players:
-        return f"seat {logged.seat} is not at this table"
-    if state.result is not None:
-        return "the game was already over"
-    try:
-        apply_wire(state, logged.seat, logged.action)
-    except IllegalAction as exc:
-        return exc.sentence
-    except Exception as exc:  # a malformed record the parser did not expect: still just bad
-        return f"{type(exc).__name__}: {exc}"
-    return None
+    matches.append(snapshot(start))
+    done = replay(definition, header, log.actions, after_each=keep)
+    if done.error is None:
+        return matches, moves, None
+    bad = log.actions[done.applied]
+    where = f"action {done.applied + 1} at byte {bad.offset}"
+    return matches, moves, f"{where} is refused: {done.error}"

@@ -51,7 +51,8 @@ from poissonnier_tui.games.poissonnier.ui.autoplay import Autoplayer, fallback_m
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot, seat_names
-from poissonnier_tui.hosting.lan import HostedTable, format_address
+from poissonnier_tui.hosting.lan import format_address
+from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.shell.link import JoinError, TableLink, open_link
 from poissonnier_tui.shell.messages import (

@@ -13,26 +13,19 @@ an ordinary TCP client.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from net.client import JoinError, TableClient
-from net.dial import dial
-from net.game import Agent
 from net.messages import ServerMessage
 from net.server import TableServer
-from poissonnier_tui import __version__
-from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games import DEFAULT_GAME
 from poissonnier_tui.shell.session import HostSession, JoinSession, Session, SoloSession
 
 if TYPE_CHECKING:
-    from poissonnier_tui.hosting.lan import HostedTable
+    from poissonnier_tui.hosting.tables import HostedTable
 
 log = logging.getLogger(__name__)
-
-GAME = "poissonnier"
-"""The game name sent in ``hello`` (``PoissonnierGame.name``)."""
 
 __all__ = ["JoinError", "TableLink", "open_link"]
 
@@ -103,17 +96,6 @@ class TableLink:
                 await self.hosted.close("closing")
 
 
-def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
-    """One bot per seat after the human's (seat 0), each with its own seed (R3), the
-    levels handed out in turn."""
-    from poissonnier_tui.games.poissonnier.bots import kind_for, make_bot
-
-    return {
-        seat: make_bot(kind_for(session.bot_kinds, seat - 1), seed + seat)
-        for seat in range(1, session.bots + 1)
-    }
-
-
 async def open_link(session: Session, *, say: Callable[[str], None] | None = None) -> TableLink:
     """Join the table ``session`` describes; for a solo session, start it first.
 
@@ -130,8 +112,9 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             unknown bot kind), or a browse session (it has no table yet).
         OSError: a host session's port cannot be bound.
     """
-    from poissonnier_tui.games.poissonnier.bots import kind_for
-    from poissonnier_tui.hosting.lan import bot_name, format_address
+    from poissonnier_tui.client.joining import connect_table
+    from poissonnier_tui.hosting.lan import format_address
+    from poissonnier_tui.hosting.tables import open_table, solo_settings
 
     report = say or (lambda _text: None)
     if isinstance(session, HostSession):
@@ -140,59 +123,42 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         raise ValueError("Pick a table first: a lobby session has no table to open.")
     if isinstance(session, JoinSession):
         report(f"Connecting to {format_address(session.host, session.port)}…")
-        dialled = await dial(  # every advertised address, happy-eyeballs style
+        dialled, _entry = await connect_table(  # every advertised address, happy eyeballs
             session.hosts or (session.host,),
             session.port,
             name=session.name,
             role=session.role,
             token=session.token,
             code=session.code,
-            app_version=__version__,
-            game=GAME,
         )
         return TableLink(dialled.client, None, dialled.address)
-    seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
     report("Setting up the fish market…")
-    server = TableServer(
-        PoissonnierGame(),
-        name="Solo",
-        seats=session.bots + 1,
-        seed=seed,
-        app_version=__version__,
-        bots=_bots(session, seed),
-        bot_names={
-            seat: bot_name(seat, kind_for(session.bot_kinds, seat - 1))
-            for seat in range(1, session.bots + 1)
-        },
+    settings = solo_settings(
+        getattr(session, "game", DEFAULT_GAME),  # a session that names its game
+        bots=session.bots,
+        bot_kinds=session.bot_kinds,
+        seed=session.seed,
         bot_delay=session.bot_delay,
-        auto_start=True,  # the game starts as soon as the human takes seat 0
-        absent_grace=None,  # solo: the table waits for its only human
-        host="127.0.0.1",
-        port=0,
     )
-    from poissonnier_tui.hosting.persistence import record_table
-
-    record_table(server, table={"solo": True})  # every table keeps its log
-    await server.open()
-    report(f"Joining the table on 127.0.0.1:{server.port}…")
+    hosted = await open_table(settings)
+    report(f"Joining the table on 127.0.0.1:{hosted.port}…")
     try:
-        client = await TableClient.connect(
-            "127.0.0.1",
-            server.port,
-            name=session.name,
-            app_version=__version__,
-            game=GAME,
+        dialled, _entry = await connect_table(
+            ("127.0.0.1",), hosted.port, name=session.name, game=settings.game
         )
     except BaseException:
-        await server.close("closing")
+        await hosted.close("closing")
         raise
-    log.info("Solo table on 127.0.0.1:%d, seed %d.", server.port, seed)
-    return TableLink(client, server, f"127.0.0.1:{server.port}")
+    log.info("Solo table on 127.0.0.1:%d, seed %d.", hosted.port, hosted.seed)
+    # Not ``hosted=``: a solo player has no host controls; closing the server is all.
+    return TableLink(dialled.client, hosted.server, f"127.0.0.1:{hosted.port}")
 
 
 async def _host(session: HostSession, report: Callable[[str], None]) -> TableLink:
     """Open the LAN table, take seat 0 over TCP, then advertise it (so seat 0 is ours)."""
-    from poissonnier_tui.hosting.lan import format_address, open_table
+    from poissonnier_tui.client.joining import connect_table
+    from poissonnier_tui.hosting.lan import format_address
+    from poissonnier_tui.hosting.tables import open_table
 
     report("Setting up the fish market…")
     hosted = await open_table(session.settings, advertise=False, resume=session.resume)
@@ -200,14 +166,13 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
     token = session.resume.header.seats[0].token if session.resume is not None else None
     try:
         report(f"Taking your seat at {hosted.address}…")
-        client = await TableClient.connect(
-            hosted.connect_host,
+        dialled, _entry = await connect_table(
+            (hosted.connect_host,),
             hosted.port,
             name=session.name,
             token=token,
             code=session.settings.code,
-            app_version=__version__,
-            game=GAME,
+            game=session.settings.game,
         )
         if session.settings.advertise:
             report("Announcing the table on the LAN…")
@@ -216,4 +181,6 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
         await hosted.close("closing")
         raise
     log.info("Hosting %r on %s, seed %d.", session.settings.name, hosted.address, hosted.seed)
-    return TableLink(client, None, format_address(hosted.connect_host, hosted.port), hosted=hosted)
+    return TableLink(
+        dialled.client, None, format_address(hosted.connect_host, hosted.port), hosted=hosted
+    )

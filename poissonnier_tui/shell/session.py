@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from poissonnier_tui.hosting.lan import TableSettings
     from poissonnier_tui.hosting.persistence import ResumePlan
+    from poissonnier_tui.hosting.tables import TableSettings
 
 Role = Literal["player", "spectator"]
 """How a client sits at a table: with a seat, or watching without one (RULES.md §9)."""
@@ -76,7 +76,7 @@ class HostSession:
     """Host a LAN table in this process and play at it from seat 0 (``poissonnier host``).
 
     Attributes:
-        settings: the table (see :class:`poissonnier_tui.hosting.lan.TableSettings`).
+        settings: the table (see :class:`poissonnier_tui.hosting.tables.TableSettings`).
         name: the host's display name.
         autoplay: as in :class:`SoloSession`.
         resume: carry on this saved game (``host --resume``): the host takes

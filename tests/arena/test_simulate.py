@@ -8,13 +8,9 @@ from typing import Any
 import pytest
 
 from poissonnier_tui.arena import simulate as sim
-from poissonnier_tui.arena.simulate import (
-    GameRecord,
-    SimulationReport,
-    game_seeds,
-    play_game,
-    simulate,
-)
+from poissonnier_tui.arena.play import GameRecord, play_game
+from poissonnier_tui.arena.simulate import SimulationReport, simulate
+from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games.poissonnier.bots import make_bot
 
 Wire = dict[str, Any]
@@ -25,7 +21,7 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
     kinds = ["greedy", "random", "greedy"]
     a = simulate(3, 6, seed=17, bots=kinds)
     b = simulate(3, 6, seed=17, bots=kinds)
-    fields = ("wins_by_seat", "mean_turns", "mean_clients_served", "deals", "shared_victories",
+    fields = ("wins_by_seat", "mean_turns", "totals", "shared_victories",
               "decisions", "errors")  # fmt: skip
     assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
     assert game_seeds(17, 6) == game_seeds(17, 6) != game_seeds(18, 6)
@@ -145,7 +141,8 @@ def test_game_records_per_seat_figures() -> None:
     assert [len(t) for t in record.seat_seconds] == [len(t) for t in record.seat_cpu]
     assert sum(len(t) for t in record.seat_seconds) == len(record.decision_seconds)
     assert record.seat_errors == [0, 0, 0]
-    assert record.deals > 0
-    assert sum(record.seat_deals) == 2 * record.deals  # each deal has a buyer and a seller
-    assert sum(record.seat_proposals) >= record.deals
-    assert 0 <= sum(record.seat_counters) <= sum(record.seat_proposals)
+    deals, counts = record.totals["deals"], record.seat_counts
+    assert deals > 0
+    assert sum(counts["deals"]) == 2 * deals  # each deal has a buyer and a seller
+    assert sum(counts["proposals"]) >= deals
+    assert 0 <= sum(counts["counters"]) <= sum(counts["proposals"])

@@ -8,15 +8,10 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui.arena import simulate as sim
-from poissonnier_tui.arena.simulate import (
-    GameRecord,
-    entrant_labels,
-    percentile,
-    tournament,
-    tournament_schedule,
-    wilson_interval,
-)
+from poissonnier_tui.arena import tournament as sim
+from poissonnier_tui.arena.play import GameRecord
+from poissonnier_tui.arena.stats import percentile, wilson_interval
+from poissonnier_tui.arena.tournament import entrant_labels, tournament, tournament_schedule
 from poissonnier_tui.cli import main
 
 
@@ -69,7 +64,9 @@ def test_tournament_report_adds_up() -> None:
     assert sum(e.wins for e in report.entrants) == pytest.approx(6)  # credits add up to games
     for e in report.entrants:
         assert e.ci_low <= e.win_rate <= e.ci_high
-        assert e.coins > 0 and e.clients > 0 and e.stamps > 0
+        assert e.scores["coins"] > 0 and e.scores["clients"] > 0 and e.scores["stamps"] > 0
+        assert list(e.scores) == ["coins", "clients", "stamps"]
+        assert list(e.counts) == ["deals", "proposals", "counters"]
         assert e.decisions > 0 and 0 < e.ms_median <= e.ms_p95 <= e.ms_max
         assert e.illegal == 0
     data = json.loads(report.to_json())
@@ -85,9 +82,8 @@ def test_tournament_is_deterministic_for_a_seed() -> None:
     """R3: the same seed plays the same games (timings aside)."""
     a = tournament(3, 3, ["medium", "easy", "greedy"], seed=11)
     b = tournament(3, 3, ["medium", "easy", "greedy"], seed=11)
-    key = [(e.wins, e.coins, e.clients, e.stamps, e.deals, e.decisions) for e in a.entrants]
-    assert key == [(e.wins, e.coins, e.clients, e.stamps, e.deals, e.decisions)
-                   for e in b.entrants]  # fmt: skip
+    key = [(e.wins, e.scores, e.counts, e.decisions) for e in a.entrants]
+    assert key == [(e.wins, e.scores, e.counts, e.decisions) for e in b.entrants]
 
 
 def test_shared_victories_credit_a_share(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,7 +97,6 @@ def test_shared_victories_credit_a_share(monkeypatch: pytest.MonkeyPatch) -> Non
             seed=seed, finished=True, winners=[0, 1], shared=True,
             result={"winners": [0, 1], "scores": scores},
             seat_seconds=[[0.001]] * n, seat_cpu=[[0.001]] * n, seat_errors=[0] * n,
-            seat_deals=[0] * n, seat_proposals=[0] * n, seat_counters=[0] * n,
         )  # fmt: skip
 
     monkeypatch.setattr(sim, "play_game", fake_game)
@@ -161,16 +156,15 @@ def test_cli_refuses_bad_arguments(argv: list[str], capsys: pytest.CaptureFixtur
 
 
 def test_cli_names_an_unknown_bot_kind(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["tournament", "--bots", "medium,clever"])
-    assert exit_info.value.code == 2
-    assert "unknown bot kind 'clever'; choose from easy, medium" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "medium,clever"]) == 2
+    err = capsys.readouterr().err
+    assert "Le Poissonnier has no bot level 'clever'; choose from easy, medium" in err
 
 
 def test_jobs_play_the_same_games() -> None:
     """Worker processes play exactly the games the single process plays."""
     one = tournament(2, 4, ["medium", "greedy"], seed=8)
     two = tournament(2, 4, ["medium", "greedy"], seed=8, jobs=2)
-    assert [(e.wins, e.coins, e.stamps) for e in one.entrants] == [
-        (e.wins, e.coins, e.stamps) for e in two.entrants
+    assert [(e.wins, e.scores) for e in one.entrants] == [
+        (e.wins, e.scores) for e in two.entrants
     ]

@@ -130,7 +130,7 @@ async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> No
 
         results = await asyncio.wait_for(
             asyncio.gather(
-                *(play_seat(c, make_bot("greedy", 7 + i), observe=keep(i), seed=i)
+                *(play_seat(c, make_bot("greedy", 7 + i), observe=keep(i))
                   for i, c in enumerate(clients)),
                 watch(),
             ),

@@ -1,6 +1,6 @@
 """What crosses the wire at a LAN table: no leaks, and a crashed client's seat comes back.
 
-The table runs in the test (``lan.open_table``, advertised with zeroconf
+The table runs in the test (``tables.open_table``, advertised with zeroconf
 like ``serve``) with a game that lets the test see the real state at every
 revision; the four players and the spectator are real ``poissonnier join
 --headless`` / ``spectate --headless`` processes that find the table through
@@ -30,7 +30,7 @@ from typing import Any
 from netns import LOOPBACK, in_netns, poissonnier, wait_for
 from test_e2e_tcp import FISH_ID, RecordingGame, hidden_from, strings
 
-from poissonnier_tui.hosting.lan import TableSettings, open_table
+from poissonnier_tui.hosting.tables import TableSettings, open_table
 
 PLAYERS = 4
 VICTIM = 1

@@ -26,8 +26,9 @@ from net.client import JoinError, TableClient
 from net.discovery import Browser, TableAd
 from poissonnier_tui import __version__
 from poissonnier_tui.client.headless import play_seat
+from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.games.poissonnier.bots import make_bot
-from poissonnier_tui.hosting.lan import DEFAULT_PORT, GAME
+from poissonnier_tui.hosting.lan import DEFAULT_PORT
 
 ADDRESS = f"{LOOPBACK}:{DEFAULT_PORT}"
 
@@ -213,7 +214,7 @@ async def test_wrong_code_full_table_old_version_and_late_joiner_get_clear_error
     assert f"To watch instead: poissonnier spectate {ADDRESS}" in late.text
 
     # The table carried on for everyone else: the game ends alike for all.
-    final = await play_seat(ana, make_bot("greedy", 5), seed=5)
+    final = await play_seat(ana, make_bot("greedy", 5))
     await ana.close()
     assert [await p.wait(60) for p in (ben, spectator, serve)] == [0, 0, 0]
     assert final is not None and final == result_of(serve)

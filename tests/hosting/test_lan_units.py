@@ -19,19 +19,19 @@ from poissonnier_tui import __version__
 from poissonnier_tui.cli import main
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.commands.tables import describe, format_rows
+from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.hosting.lan import (
     DEFAULT_PORT,
-    GAME,
     SeatLog,
-    TableSettings,
     clean_name,
-    fill_time_limit,
     format_address,
     incompatibility,
     parse_address,
     seat_changes,
 )
+from poissonnier_tui.hosting.tables import TableSettings
+from poissonnier_tui.hosting.tables import time_limit as fill_time_limit
 from poissonnier_tui.hosting.tokens import TokenStore, default_path
 
 
@@ -65,7 +65,9 @@ def test_incompatible_tables_name_both_versions() -> None:
         f"you have {__version__} (protocol {PROTOCOL_VERSION})"
     )
     assert incompatibility(ad(protocol=PROTOCOL_VERSION + 1)) is not None
-    assert incompatibility(ad(game="chess")) == "it plays 'chess', not 'poissonnier'"
+    assert incompatibility(ad(game="chess")) == (
+        "it plays 'chess', a game this app does not have (poissonnier)"
+    )
 
 
 def test_tokens_are_saved_privately_found_by_address_or_name_and_forgotten(
@@ -186,9 +188,9 @@ def test_settings_problems_are_sentences() -> None:
         name="", seats=6, bots=7, bot_kinds=("genius",), fill_timeout=0, code=""
     ).problems()
     assert problems == [
-        "a table has 2 to 5 seats, not 6",
+        "a table of Le Poissonnier has 2 to 5 seats, not 6",
         "--bots must be 0 to 6 with 6 seats",
-        f"unknown bot kind 'genius'; choose from {', '.join(BOT_KINDS)}",
+        f"unknown bot level 'genius' for Le Poissonnier; choose from {', '.join(BOT_KINDS)}",
         "the table name must be 1 to 64 printable characters",
         "the join code must be 1 to 64 characters",
         "--fill-timeout must be a positive number of seconds",
@@ -203,9 +205,14 @@ def test_tables_text_and_json_rows() -> None:
     assert rows[0]["joinable"] is True and rows[0]["why_not"] is None
     assert rows[1]["joinable"] is False and "0.0.9" in rows[1]["why_not"]
     text = format_rows(rows).splitlines()
-    assert text[0].split() == ["NAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN", "JOIN"]
-    assert text[1].split()[:6] == ["Friday", "10.0.0.2:7374", "2/4", "lobby", __version__, "yes"]
-    assert text[2].split()[:6] == ["Old", "10.0.0.9:7374", "2/4", "lobby", "0.0.9", "no:"]
+    head = ["NAME", "GAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN", "JOIN"]
+    assert text[0].split() == head
+    assert text[1].split()[:7] == [
+        "Friday", "poissonnier", "10.0.0.2:7374", "2/4", "lobby", __version__, "yes"
+    ]  # fmt: skip
+    assert text[2].split()[:7] == [
+        "Old", "poissonnier", "10.0.0.9:7374", "2/4", "lobby", "0.0.9", "no:"
+    ]  # fmt: skip
 
 
 def test_advice_points_at_the_next_command() -> None:
@@ -231,8 +238,11 @@ def test_lan_commands_refuse_bad_options(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["join", "nohost:notaport"]) == 2
     assert "'notaport' is not a port number" in capsys.readouterr().err
     assert main(["join", "--bot", "genius", "--headless"]) == 2
-    with pytest.raises(SystemExit):
-        main(["serve", "--seats", "6"])
+    assert "no game here has a bot level 'genius'; choose from easy, medium" in (
+        capsys.readouterr().err
+    )
+    assert main(["serve", "--seats", "6"]) == 2
+    assert "a table of Le Poissonnier has 2 to 5 seats, not 6" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["tables", "--timeout", "0"])
 

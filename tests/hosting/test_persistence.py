@@ -26,6 +26,7 @@ from net.tablelog import LogDamaged, LogWriter, read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.cli import main
 from poissonnier_tui.client.headless import play_seat
+from poissonnier_tui.games import game_entry
 from poissonnier_tui.games.poissonnier.bots import make_bot
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame, PoissonnierMatch
 from poissonnier_tui.games.poissonnier.rules.state import GameState
@@ -37,8 +38,8 @@ from poissonnier_tui.hosting.persistence import (
     plan_resume,
     record_table,
     replay_log,
-    resume_server,
 )
+from poissonnier_tui.hosting.tables import BotKinds, resume_server
 
 
 def yes(_question: str) -> bool:
@@ -236,11 +237,12 @@ class Watched(PoissonnierGame):
 
 async def test_a_table_resumed_from_its_log_equals_the_table_before_the_crash() -> None:
     game = Watched()
+    kinds = BotKinds(game_entry("poissonnier"))  # makes the bots and names their levels
     server = TableServer(
         game, name="Crashy", seats=3, seed=99, app_version=__version__, auto_start=True,
-        bots={1: make_bot("random", 1), 2: make_bot("greedy", 2)}, bot_delay=0,
+        bots={1: kinds.make("random", 1), 2: kinds.make("greedy", 2)}, bot_delay=0,
     )  # fmt: skip
-    recorder = record_table(server, table={"code": None})
+    recorder = record_table(server, table={"code": None}, bot_kind=kinds)
     await server.open()
     client = await TableClient.connect(
         "127.0.0.1", server.port, name="Ana", app_version=__version__, game="poissonnier"
@@ -451,8 +453,7 @@ async def test_host_resume_takes_seat_one_back_with_its_logged_token(tmp_path: P
     from pilot import until
 
     from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-    from poissonnier_tui.hosting.lan import TableSettings
-    from poissonnier_tui.hosting.persistence import resumed_settings
+    from poissonnier_tui.hosting.tables import TableSettings, resumed_settings
     from poissonnier_tui.shell.app import HostSession, PoissonnierApp
 
     path = tmp_path / "hosted.plog"

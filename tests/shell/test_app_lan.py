@@ -1,6 +1,6 @@
 """The LAN screens with keys: the lobby of tables, joining, errors, reconnecting, hosting.
 
-Tables are real ``TableServer``s on 127.0.0.1 (``lan.open_table``, not
+Tables are real ``TableServer``s on 127.0.0.1 (``tables.open_table``, not
 advertised); the lobby's zeroconf browser is replaced by :class:`FakeBrowser`
 so the test says exactly which tables appear, change and vanish (the real
 browser is exercised in ``test_lan_processes.py``, in a network namespace).
@@ -25,10 +25,12 @@ from net.frames import PROTOCOL_VERSION
 from net.messages import SeatInfo
 from net.tablelog import read_log
 from poissonnier_tui import __version__
+from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
-from poissonnier_tui.hosting.lan import DEFAULT_PORT, GAME, HostedTable, TableSettings, open_table
+from poissonnier_tui.hosting.lan import DEFAULT_PORT
 from poissonnier_tui.hosting.persistence import list_games
+from poissonnier_tui.hosting.tables import HostedTable, TableSettings, open_table
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.shell.app import BrowseSession, HostSession, PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen, TableBrowser

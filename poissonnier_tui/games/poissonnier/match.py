@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from net.game import ActionRejected, Wire
+from net.game import ActionRejected, Match, Wire
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import to_wire
@@ -25,7 +25,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import (
 )
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
-from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.rules.view import all_hands_view, view_for
 
 RULES_VERSION = "1"
 """Bumped whenever a rule change would make old logs replay differently (R3)."""
@@ -82,6 +82,72 @@ class PoissonnierMatch:
             if seat == st.active:
                 return {"type": "end_turn"}
         return None
+
+    def copy(self) -> PoissonnierMatch:
+        """An independent copy (``GameState.copy``), for the replay's steps."""
+        return PoissonnierMatch(self.state.copy())
+
+    def time_limited(self, seat: int) -> bool:
+        """R6: a table's time limit runs on the fill step only
+        (``poissonnier_tui.hosting.tables.TimedSteps``)."""
+        return self.state.phase is Phase.FILL
+
+    def omniscient_view(self, finished: Match) -> Wire:
+        """The public view plus every seat's hand, for the replay of a finished game
+        (``all_hands_view``, RULES.md §9; ``poissonnier_tui.hosting.replay.Omniscient``).
+
+        Args:
+            finished: the same game's match at its end.
+
+        Raises:
+            ValueError: ``finished`` is not over, or not this game.
+        """
+        if not isinstance(finished, PoissonnierMatch):
+            raise ValueError("the finished match is not a game of Le Poissonnier")
+        return all_hands_view(self.state, finished.state)
+
+    def ask_order(self) -> list[int]:
+        """The seats waited on, in the order a table asks them (``poissonnier_tui.arena``):
+        in the fill step every seat not ready, in seat order; in the serve step the
+        seats that must answer a proposal first, then the active seat."""
+        st = self.state
+        waiting = waiting_on(st)
+        if st.phase is Phase.FILL:
+            return sorted(waiting)
+        return sorted(waiting - {st.active}) + ([st.active] if st.active in waiting else [])
+
+    def asks_in_rounds(self) -> bool:
+        """In the fill step (§3.2) every waiting seat acts once per round; in the serve
+        step the first action ends the round (the answerers are asked again first)."""
+        return self.state.phase is Phase.FILL
+
+    def play_counts(self) -> dict[str, list[int]]:
+        """Per seat, the deals it took part in as buyer or seller (§4, R8), the proposals
+        and counter-proposals it made, and the counter-proposals alone (haggling)."""
+        st = self.state
+        deals = [0] * st.players
+        proposals = [0] * st.players
+        counters = [0] * st.players
+        active = st.first_player
+        for event in st.log:
+            kind = event["t"]
+            if kind == "turn":
+                active = event["seat"]
+            elif kind == "propose":
+                proposals[event["seat"]] += 1
+                counters[event["seat"]] += event.get("counter") is not None
+            elif kind == "deal":
+                deals[active] += 1
+                deals[event["proposal"]["seller"]] += 1
+        return {"deals": deals, "proposals": proposals, "counters": counters}
+
+    def play_totals(self) -> dict[str, int]:
+        """Game-wide counts: clients won by all seats together (§5), deals settled (§4)."""
+        st = self.state
+        return {
+            "clients_served": sum(len(s.clients) for s in st.seats),
+            "deals": sum(1 for e in st.log if e["t"] == "deal"),
+        }
 
     @property
     def is_over(self) -> bool:

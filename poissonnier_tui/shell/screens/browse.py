@@ -33,7 +33,8 @@ from textual.widgets.option_list import Option
 from net.discovery import Browser, TableAd, TableCallback, sort_key
 from net.live import LiveBrowser, LiveTable
 from net.messages import Role
-from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
+from poissonnier_tui.games import DEFAULT_GAME as GAME
+from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 
 
 class TableBrowser(Protocol):

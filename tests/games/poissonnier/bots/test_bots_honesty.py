@@ -24,7 +24,7 @@ import pytest
 from stacking import fish_ids_in
 
 from net.game import Agent
-from poissonnier_tui.arena.simulate import play_game
+from poissonnier_tui.arena.play import play_game
 from poissonnier_tui.games.poissonnier import bots
 from poissonnier_tui.games.poissonnier.bots import hard as hard_module
 from poissonnier_tui.games.poissonnier.bots import make_bot
@@ -80,7 +80,7 @@ def test_bot_modules_import_no_game_state() -> None:
     for path in modules:
         for module, name in _imports(path):
             assert not module.startswith(
-                ("poissonnier_tui.games.poissonnier.match", "poissonnier_tui.arena.simulate",
+                ("poissonnier_tui.games.poissonnier.match", "poissonnier_tui.arena",
                  "poissonnier_tui.shell", "poissonnier_tui.games.poissonnier.rules.view",
                  "net.server", "net.table", "net.turns")
             ), (path.name, module)  # fmt: skip

@@ -15,7 +15,8 @@ import pytest
 from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 
 from net.game import Agent
-from poissonnier_tui.arena.simulate import play_game, tournament
+from poissonnier_tui.arena.play import play_game
+from poissonnier_tui.arena.tournament import tournament
 from poissonnier_tui.games.poissonnier.bots import (
     BOT_KINDS,
     LEVELS,

@@ -1,0 +1,104 @@
+"""``poissonnier solo``: a game against bots in the TUI (the bare ``poissonnier`` does the same).
+
+The table is built like any other (:func:`poissonnier_tui.hosting.tables.solo_settings`):
+an in-process server on 127.0.0.1, bots in every seat but the player's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from poissonnier_tui.commands import Subparsers, add_game_option, bot_delay
+
+DEFAULT_BOTS = 3
+"""Bot opponents when ``--bots`` is not given (fewer if the game seats fewer)."""
+
+DEFAULT_BOT_DELAY = 0.5
+"""Seconds a bot waits before acting in the TUI, so a person can follow it."""
+
+
+def add_solo_options(p: argparse.ArgumentParser) -> None:
+    """``--game --bots --level --seed --name --bot-delay --option`` (also the bare command's)."""
+    from poissonnier_tui.commands._table_options import add_level_option, add_option_option
+
+    add_game_option(p)
+    p.add_argument(
+        "--bots", type=int, default=None, metavar="N",
+        help=f"number of bot opponents, up to the game's seats less one "
+        f"(Le Poissonnier 1-4; default {DEFAULT_BOTS})",
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=None, help="seed of the deal (default random)")
+    p.add_argument("--name", default="You", help="your name at the table")
+    add_level_option(p)
+    p.add_argument(
+        "--bot-delay", type=bot_delay, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
+        help=f"pause before each bot move (default {DEFAULT_BOT_DELAY})",
+    )  # fmt: skip
+    add_option_option(p)
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``solo`` parser."""
+    p = sub.add_parser(
+        "solo",
+        help="play a game against bots",
+        description="Play against bots in the terminal. The table runs in this process "
+        "and is not seen on the LAN; the game is saved like any other ('poissonnier history').",
+    )
+    add_solo_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options against the game and run the TUI; exit 2 on bad options."""
+    from poissonnier_tui.commands import table_options
+    from poissonnier_tui.commands._table_options import levels_of
+    from poissonnier_tui.games import DEFAULT_GAME, game_entry
+    from poissonnier_tui.hosting.tables import solo_settings
+    from poissonnier_tui.shell.session import SoloSession
+
+    entry = game_entry(args.game)
+    bots = args.bots
+    if bots is None:
+        bots = max(entry.min_seats - 1, min(DEFAULT_BOTS, entry.max_seats - 1))
+    try:
+        levels = levels_of(args, entry)
+        options = table_options(entry, args.options)
+    except ValueError as exc:
+        print(f"poissonnier: {exc}", file=sys.stderr)
+        return 2
+    settings = solo_settings(
+        entry.name, bots=bots, bot_kinds=levels, seed=args.seed, options=options
+    )
+    if problems := settings.problems():
+        for problem in problems:
+            print(f"poissonnier: {problem}", file=sys.stderr)
+        return 2
+    named = {f.name for f in dataclasses.fields(SoloSession)}
+    extra: dict[str, object] = {}
+    if "game" in named:
+        extra["game"] = entry.name
+    elif entry.name != DEFAULT_GAME:
+        print(f"poissonnier: {entry.title} cannot be played in this TUI yet", file=sys.stderr)
+        return 2
+    if options and "options" in named:
+        extra["options"] = options
+    elif options:
+        print("poissonnier: this TUI takes no table options for a solo game yet", file=sys.stderr)
+        return 2
+    from poissonnier_tui.shell.app import PoissonnierApp
+
+    app = PoissonnierApp(
+        SoloSession(
+            bots=bots,
+            seed=args.seed,
+            name=args.name,
+            bot_delay=args.bot_delay,
+            bot_kinds=levels,
+            **extra,  # type: ignore[arg-type]
+        )
+    )
+    app.run()
+    return int(app.return_code or 0)
