@@ -43,16 +43,16 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
+from textual.screen import Screen
 
+from net.game import Agent
 from net.messages import Ack, Bye, ErrorReply, Lobby, View
 from net.table import Refused
 from poissonnier_tui.client.joining import advice
-from poissonnier_tui.games.poissonnier.ui.autoplay import Autoplayer, fallback_move
-from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
-from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot, seat_names
+from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import HostedTable, format_address
 from poissonnier_tui.hosting.tokens import TokenStore
+from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
 from poissonnier_tui.shell.link import JoinError, TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
@@ -70,6 +70,7 @@ from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.seats import SeatLabel, seat_names
 from poissonnier_tui.shell.session import (
     BrowseSession,
     HostSession,
@@ -112,8 +113,9 @@ class PoissonnierApp(App[None]):
         Binding("f2", "seats", "Seats", priority=True),
     ]
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
-    """The latest view of the game with the seats' names; ``None`` before the game starts."""
+    snapshot: reactive[GameSnapshot | None] = reactive(None)
+    """The latest view of the game with the seats' names, as the game's UI reads it
+    (:meth:`GameUI.read`); ``None`` before the game starts."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive(())
     """The lobby's seats (names, bots, connections), from ``lobby`` frames."""
     connected: reactive[bool] = reactive(False)
@@ -151,15 +153,17 @@ class PoissonnierApp(App[None]):
         """Joining failed or the connection was lost (``r`` tries again)."""
         self.last_error: ActionRefused | None = None
         """The last refusal from the server (for tests and the curious)."""
+        self.ui: GameUI[Any] | None = None
+        """The screens of the table's game, loaded from the registry once joined."""
         self.sent: dict[int, dict[str, Any]] = {}
         """Actions in flight by ``seq``, to name them when refused."""
         self._outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._leaving = False
-        self._table: TableScreen | None = None
-        self._results_shown = False
+        self._table: Screen[None] | None = None
+        self._results: Screen[None] | None = None
         self._autoplay_rev = -1
         self._autoplay_busy = False
-        self._autoplayer: Autoplayer | None = None
+        self._autoplayer: Agent | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -170,6 +174,13 @@ class PoissonnierApp(App[None]):
             return
         self.push_screen(ConnectingScreen())
         self._run_table()
+
+    @property
+    def game_ui(self) -> GameUI[Any]:
+        """The screens of the table's game (the registry's default game until joined)."""
+        if self.ui is None:
+            self.ui = load_game_ui()
+        return self.ui
 
     @property
     def hosted(self) -> HostedTable | None:
@@ -235,7 +246,9 @@ class PoissonnierApp(App[None]):
             self.post_message(ConnectFailed("error", str(exc) or type(exc).__name__))
             return
         self.link = link
-        self.post_message(Connected(link.seat, link.token, link.table_name, link.address))
+        self.post_message(
+            Connected(link.seat, link.token, link.table_name, link.address, link.game)
+        )
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = "The table closed the connection."
         try:
@@ -291,6 +304,7 @@ class PoissonnierApp(App[None]):
     def on_connected(self, event: Connected) -> None:
         """Joined: remember the seat and its token (for a reconnect), saved for a restart too."""
         self.seat, self.token, self.connected, self.failed = event.seat, event.token, True, False
+        self.ui = load_game_ui(event.game)
         self.sub_title = event.table
         if (
             self.tokens is not None
@@ -355,32 +369,29 @@ class PoissonnierApp(App[None]):
         if (screen := self.connecting_screen) is not None:
             screen.seats = event.seats
         if self.snapshot is not None:
-            self.snapshot = replace(self.snapshot, seats=event.seats)
+            self.snapshot = self.game_ui.read(self.snapshot.view, event.seats, self.snapshot.rev)
         self.refresh_bindings()
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
-        self.snapshot = TableSnapshot(event.view, self.seats, event.rev)
+        self.snapshot = self.game_ui.read(event.view, self.seats, event.rev)
         self._autoplay_step()
 
-    def watch_snapshot(self, snap: TableSnapshot | None) -> None:
+    def watch_snapshot(self, snap: GameSnapshot | None) -> None:
         """Push the snapshot to the table screen; switch screens as the game starts and ends."""
         if snap is None or self._leaving or not self.is_running or not self.screen_stack:
             return  # a view that arrives while the app closes has nowhere to go
         if self._table is None:
-            self._table = TableScreen()
-            self._table.announce_offers = not self.autoplay  # a bot needs no alerts
-            self._table.snapshot = snap
+            self._table = self.game_ui.table_screen(snap, bot_plays=self.autoplay)
             if isinstance(self.screen, ConnectingScreen):
                 self.switch_screen(self._table)
             else:  # a dialog (help, quit) is open over the connecting screen
                 self.push_screen(self._table)
         else:
-            self._table.snapshot = snap
+            self.game_ui.show(self._table, snap)
             if isinstance(self.screen, ConnectingScreen):
                 self.pop_screen()  # reconnected: back to the table
-        if snap.over and not self._results_shown:
-            self._results_shown = True
+        if snap.over and self._results is None:
             if self.tokens is not None and isinstance(self.session, JoinSession):
                 address = format_address(self.session.host, self.session.port)
                 self.tokens.forget(address, self.session.name)
@@ -399,7 +410,7 @@ class PoissonnierApp(App[None]):
             # The bot misjudged from its partial view (or lost a race with another
             # seat): no toast for a person who did nothing; take the safe way out.
             log.info("Autoplay move %r refused: %s", action, event.message)
-            move = fallback_move(self.snapshot)
+            move = self.game_ui.fallback_move(self.snapshot)
             if move is not None and move != action:
                 self.send_action(move)
             else:
@@ -506,7 +517,8 @@ class PoissonnierApp(App[None]):
         self.sent.clear()
         self._outbox = asyncio.Queue()
         self._table = None
-        self._results_shown = False
+        self._results = None
+        self.ui = None
         self._autoplay_rev = -1
         self._autoplay_busy = False
         self._autoplayer = None
@@ -582,9 +594,11 @@ class PoissonnierApp(App[None]):
         ):
             return
         if self._autoplayer is None:
-            kind = self.session.bot_kinds[0] if isinstance(self.session, SoloSession) else "medium"
-            self._autoplayer = Autoplayer(kind, seed=snap.me or 0)
-        move = self._autoplayer.next_move(snap)
+            entry = game_entry(self.game_ui.name)
+            session = self.session
+            kind = session.bot_kinds[0] if isinstance(session, SoloSession) else entry.default_level
+            self._autoplayer = entry.make_bot(kind, snap.me or 0)
+        move = self.game_ui.autoplay_move(self._autoplayer, snap)
         if move is None:
             return
         self._autoplay_rev = snap.rev
@@ -612,19 +626,18 @@ class PoissonnierApp(App[None]):
 
     def action_results(self) -> None:
         """Show the results screen (game over)."""
-        if (
-            self.snapshot is not None
-            and self.snapshot.over
-            and not isinstance(self.screen, ResultsScreen)
-        ):
-            self.push_screen(ResultsScreen(self.snapshot))
+        if self.snapshot is None or not self.snapshot.over:
+            return
+        if self._results is None or self._results is not self.screen:
+            self._results = self.game_ui.results_screen(self.snapshot)
+            self.push_screen(self._results)
 
     def action_help(self) -> None:
         """Open the help (or close it if it is open)."""
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.ui.help() if self.ui is not None else ""))
 
     def action_request_quit(self) -> None:
         """``ctrl+q``: confirm, then leave (a second ``ctrl+q`` confirms)."""

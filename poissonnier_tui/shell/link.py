@@ -22,16 +22,13 @@ from net.game import Agent
 from net.messages import ServerMessage
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games import DEFAULT_GAME, game_entry
 from poissonnier_tui.shell.session import HostSession, JoinSession, Session, SoloSession
 
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.lan import HostedTable
 
 log = logging.getLogger(__name__)
-
-GAME = "poissonnier"
-"""The game name sent in ``hello`` (``PoissonnierGame.name``)."""
 
 __all__ = ["JoinError", "TableLink", "open_link"]
 
@@ -45,6 +42,7 @@ class TableLink:
         address: ``host:port`` for messages to the player.
         hosted: the LAN table this process hosts (``poissonnier host``),
             closed with the link (goodbye to everyone, advert withdrawn).
+        game: the game's registry name, as sent in ``hello``.
     """
 
     def __init__(
@@ -53,11 +51,14 @@ class TableLink:
         server: TableServer | None = None,
         address: str = "",
         hosted: HostedTable | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         self.client = client
         self.server = server
         self.address = address
         self.hosted = hosted
+        self.game = game
+        """The game the table plays (the name its ``hello`` was accepted with)."""
 
     @property
     def seat(self) -> int | None:
@@ -102,14 +103,19 @@ class TableLink:
                 await self.hosted.close("closing")
 
 
+def _bot_kind(session: SoloSession, seat: int) -> str:
+    """The level of the bot in ``seat`` (1..): the session's levels handed out in turn."""
+    if not session.bot_kinds:
+        raise ValueError("a solo table needs at least one bot level")
+    return session.bot_kinds[(seat - 1) % len(session.bot_kinds)]
+
+
 def _bots(session: SoloSession, seed: int) -> dict[int, Agent]:
     """One bot per seat after the human's (seat 0), each with its own seed (R3), the
     levels handed out in turn."""
-    from poissonnier_tui.games.poissonnier.bots import kind_for, make_bot
-
+    make_bot = game_entry(session.game).make_bot
     return {
-        seat: make_bot(kind_for(session.bot_kinds, seat - 1), seed + seat)
-        for seat in range(1, session.bots + 1)
+        seat: make_bot(_bot_kind(session, seat), seed + seat) for seat in range(1, session.bots + 1)
     }
 
 
@@ -129,7 +135,6 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             unknown bot kind), or a browse session (it has no table yet).
         OSError: a host session's port cannot be bound.
     """
-    from poissonnier_tui.games.poissonnier.bots import kind_for
     from poissonnier_tui.hosting.lan import bot_name, format_address
 
     report = say or (lambda _text: None)
@@ -147,21 +152,21 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             token=session.token,
             code=session.code,
             app_version=__version__,
-            game=GAME,
+            game=session.game,
         )
-        return TableLink(client, None, format_address(session.host, session.port))
+        address = format_address(session.host, session.port)
+        return TableLink(client, None, address, game=session.game)
     seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
     report("Setting up the fish market…")
     server = TableServer(
-        PoissonnierGame(),
+        game_entry(session.game).definition,
         name="Solo",
         seats=session.bots + 1,
         seed=seed,
         app_version=__version__,
         bots=_bots(session, seed),
         bot_names={
-            seat: bot_name(seat, kind_for(session.bot_kinds, seat - 1))
-            for seat in range(1, session.bots + 1)
+            seat: bot_name(seat, _bot_kind(session, seat)) for seat in range(1, session.bots + 1)
         },
         bot_delay=session.bot_delay,
         auto_start=True,  # the game starts as soon as the human takes seat 0
@@ -180,13 +185,13 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             server.port,
             name=session.name,
             app_version=__version__,
-            game=GAME,
+            game=session.game,
         )
     except BaseException:
         await server.close("closing")
         raise
     log.info("Solo table on 127.0.0.1:%d, seed %d.", server.port, seed)
-    return TableLink(client, server, f"127.0.0.1:{server.port}")
+    return TableLink(client, server, f"127.0.0.1:{server.port}", game=session.game)
 
 
 async def _host(session: HostSession, report: Callable[[str], None]) -> TableLink:
@@ -206,7 +211,7 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
             token=token,
             code=session.settings.code,
             app_version=__version__,
-            game=GAME,
+            game=DEFAULT_GAME,
         )
         if session.settings.advertise:
             report("Announcing the table on the LAN…")

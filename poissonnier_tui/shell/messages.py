@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.message import Message
 
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 @dataclass
@@ -25,12 +25,14 @@ class Connected(Message):
         token: the seat's reconnect token.
         table: the table's name.
         address: ``host:port`` of the table.
+        game: the game the table plays (a registry name); ``None``: the default game.
     """
 
     seat: int | None
     token: str | None
     table: str
     address: str
+    game: str | None = None
 
 
 @dataclass
@@ -59,8 +61,7 @@ class LobbyChanged(Message):
 
 @dataclass
 class ViewReceived(Message):
-    """A new view of the game for our seat
-    (shape: :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
+    """A new view of the game for our seat (shape: the game's ``rules/view.py``)."""
 
     rev: int
     view: dict[str, Any]

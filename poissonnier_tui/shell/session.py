@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from poissonnier_tui.games import DEFAULT_GAME
+
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.lan import TableSettings
     from poissonnier_tui.hosting.persistence import ResumePlan
@@ -28,11 +30,12 @@ class SoloSession:
         name: the human player's display name.
         bot_delay: seconds a bot waits before each move, so that people can
             follow what the bots do (0 in tests).
-        bot_kinds: the bots' levels (``poissonnier_tui.games.poissonnier.bots.BOT_KINDS``), handed
-            out to the bot seats in turn (``poissonnier_tui.games.poissonnier.bots.kind_for``).
+        bot_kinds: the bots' levels (the game's ``GameEntry.bot_kinds``), handed
+            out to the bot seats in turn.
         autoplay: let a bot (the first of ``bot_kinds``) play the human seat too
             (through the server, like any move): for demos, screenshots and
             tests that need a finished game.
+        game: the game played (a registry name, ``poissonnier_tui.games``).
     """
 
     bots: int = 2
@@ -41,6 +44,7 @@ class SoloSession:
     bot_delay: float = 0.8
     bot_kinds: tuple[str, ...] = ("medium",)
     autoplay: bool = False
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +60,7 @@ class JoinSession:
         token: a seat token from an earlier connection, to reclaim that seat.
         autoplay: as in :class:`SoloSession`.
         table: the table's name when known (from discovery), for saving the token.
+        game: the game the table plays (a registry name; sent in ``hello``).
     """
 
     host: str
@@ -66,6 +71,7 @@ class JoinSession:
     token: str | None = None
     autoplay: bool = False
     table: str | None = None
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,6 @@ from net.messages import SeatInfo
 from net.tablelog import read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
 from poissonnier_tui.hosting.lan import DEFAULT_PORT, GAME, HostedTable, TableSettings, open_table
 from poissonnier_tui.hosting.persistence import list_games
 from poissonnier_tui.hosting.tokens import TokenStore
@@ -34,6 +33,7 @@ from poissonnier_tui.shell.app import BrowseSession, HostSession, PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen, TableBrowser
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.seats import SeatLabel
 
 HOST = "127.0.0.1"
 

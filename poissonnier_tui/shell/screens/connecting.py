@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, LoadingIndicator, Static
 
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 class ConnectingScreen(Screen[None]):

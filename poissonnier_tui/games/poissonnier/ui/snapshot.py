@@ -13,30 +13,16 @@ never mutate it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules.cards import ARRIVAGE, GLACON, MAX_CRATES, SERVABLE
+from poissonnier_tui.shell.seats import SeatLabel
 
 View = Mapping[str, Any]
 """A view map as received from the server
 (see :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """Public facts about one seat from the server's ``lobby`` frame.
-
-    Attributes:
-        name: the player's or bot's display name ("" for an open seat).
-        kind: ``"human"``, ``"bot"`` or ``"open"``.
-        connected: a human has a live connection (always true for bots).
-    """
-
-    name: str
-    kind: str = "human"
-    connected: bool = True
 
 
 @dataclass(frozen=True)
@@ -201,11 +187,3 @@ class TableSnapshot:
     def proposal(self, pid: int) -> Mapping[str, Any] | None:
         """The open proposal numbered ``pid``, if any."""
         return next((p for p in self.proposals if int(p["id"]) == pid), None)
-
-
-def seat_names(seats: Sequence[Mapping[str, Any]]) -> tuple[SeatLabel, ...]:
-    """Seat labels from a ``lobby`` frame's ``seats`` list."""
-    return tuple(
-        SeatLabel(str(s.get("name", "")), str(s.get("kind", "human")), bool(s.get("connected")))
-        for s in seats
-    )

@@ -28,7 +28,6 @@ from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
@@ -44,6 +43,7 @@ from poissonnier_tui.shell.messages import (
 )
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
+from poissonnier_tui.shell.seats import SeatLabel
 from poissonnier_tui.shell.session import SoloSession
 
 NAMES = ("Ana", "Bot 1", "Bot 2")
