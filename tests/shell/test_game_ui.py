@@ -10,13 +10,24 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import fakegame
+import pytest
+from links import QueueLink, settle
+from textual.widgets import Static
+
 import poissonnier_tui.games
 import poissonnier_tui.shell
+from net.messages import Ack, View
+from net.tablelog import read_log
+from poissonnier_tui.games import ENTRY_MODULES
 from poissonnier_tui.games.poissonnier.ui import GAME_UI
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.hosting.persistence import LOG_SUFFIX
+from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.game_ui import load_game_ui
-from poissonnier_tui.shell.screens.help import help_text
+from poissonnier_tui.shell.screens.help import HelpScreen, help_text
 from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.session import JoinSession, SoloSession
 
 SHELL = Path(poissonnier_tui.shell.__file__).parent
 GAMES = Path(poissonnier_tui.games.__file__).parent
@@ -82,3 +93,59 @@ def test_help_is_split_between_the_game_and_the_shell() -> None:
     shell = help_text()
     assert "ctrl+q" in shell and "crate" not in shell  # the shell knows no game's rules
     assert "caisse" not in help_text("fr") and "ctrl+q" in help_text("fr")
+
+
+@pytest.fixture
+def fakefish(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the fake second game (``tests/support/fakegame.py``)."""
+    monkeypatch.setitem(ENTRY_MODULES, fakegame.NAME, "fakegame")
+
+
+async def test_the_app_shows_a_second_games_screens_through_the_interface(fakefish: None) -> None:
+    link = QueueLink(0, game=fakegame.NAME)
+    link.answer = lambda seq, action: [Ack(seq), View(link.rev + 1, fakegame.view(0, link.rev))]
+    app = PoissonnierApp(JoinSession("offline", 1, name="Ana"), connect=link.connect)
+    async with app.run_test() as pilot:
+        link.lobby([("Ana", "human"), ("Tapper", "bot")])
+        link.view(fakegame.view(0, 0))
+        await settle(pilot, link)
+        assert app.ui is fakegame.GAME_UI
+        screen = app.screen
+        assert isinstance(screen, fakegame.FakeTable)
+        assert str(screen.query_one("#taps", Static).render()) == "0 taps at Ana, Tapper"
+
+        await pilot.press("t")  # the game's key, on the game's screen: a move through the shell
+        await settle(pilot, link)
+        assert link.sent == [{"type": "tap"}]
+        assert str(screen.query_one("#taps", Static).render()) == "1 taps at Ana, Tapper"
+
+        await pilot.press("question_mark")
+        await settle(pilot, link)
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.text.startswith("# Fake Fish") and "ctrl+q" in app.screen.text
+        await pilot.press("escape")
+
+        link.view(fakegame.view(0, fakegame.TAPS_TO_WIN))  # the game ends: its results
+        await settle(pilot, link)
+        assert isinstance(app.screen, fakegame.FakeResults)
+
+
+async def test_a_solo_table_of_a_second_game_is_played_to_its_end_by_autoplay(
+    fakefish: None, data_dir: Path
+) -> None:
+    session = SoloSession(
+        bots=1, seed=3, name="Ana", bot_delay=0.0, bot_kinds=("tapper",), game=fakegame.NAME
+    )
+    app = PoissonnierApp(session, autoplay=True)
+    async with app.run_test() as pilot:
+        for _ in range(500):
+            if isinstance(app.screen, fakegame.FakeResults):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, fakegame.FakeResults)
+        assert app.snapshot is not None and app.snapshot.view["taps"] == fakegame.TAPS_TO_WIN
+        assert app.link is not None and app.link.game == fakegame.NAME
+    (log,) = data_dir.rglob(f"*{LOG_SUFFIX}")
+    assert read_log(log).header["game"] == fakegame.NAME
+    # Take it out of the conftest's replay check, which replays Le Poissonnier's logs only.
+    log.rename(data_dir.parent / log.name)
