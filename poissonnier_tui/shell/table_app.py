@@ -94,6 +94,12 @@ class TableApp(App[None]):
         self._table: Screen[None] | None = None
         self._results: Screen[None] | None = None
 
+    def refresh_bindings(self) -> None:
+        """Show again the keys that apply now (the reactives call this); nothing once the
+        app is closing and its last screen is gone."""
+        if self.screen_stack:
+            super().refresh_bindings()
+
     @property
     def link(self) -> Link | None:
         """The live connection, while there is one."""

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from net.game import Wire
 from poissonnier_tui.arena import simulate as sim
 from poissonnier_tui.arena.simulate import (
     GameRecord,
@@ -16,8 +17,6 @@ from poissonnier_tui.arena.simulate import (
     simulate,
 )
 from poissonnier_tui.games.poissonnier.bots import make_bot
-
-Wire = dict[str, Any]
 
 
 def test_simulate_is_deterministic_for_a_seed() -> None:

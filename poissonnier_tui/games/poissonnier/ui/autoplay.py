@@ -16,6 +16,7 @@ server still refuses a move (a race with another seat), the shell falls back on
 from __future__ import annotations
 
 from net.game import Agent, Wire
+from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 
@@ -26,11 +27,11 @@ def fallback_move(snap: TableSnapshot) -> Wire | None:
     if me is None or snap.over:
         return None
     if snap.phase == "fill":
-        return {"type": "ready"} if not snap.ready else None
+        return to_wire(Ready()) if not snap.ready else None
     for p in snap.proposals:
         if snap.answerer(p) == me:
-            return {"type": "decline", "proposal": int(p["id"])}
-    return {"type": "end_turn"} if snap.my_turn else None
+            return to_wire(Decline(int(p["id"])))
+    return to_wire(EndTurn()) if snap.my_turn else None
 
 
 def autoplay_move(bot: Agent, snap: TableSnapshot) -> Wire | None:
