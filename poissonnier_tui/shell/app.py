@@ -109,7 +109,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
             return
-        self.push_screen(ConnectingScreen())
+        self.push_screen(ConnectingScreen(self.game_title))
         self.run_table()
 
     async def on_unmount(self) -> None:

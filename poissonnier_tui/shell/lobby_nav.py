@@ -55,7 +55,7 @@ class LobbyNavigation(TableApp):
             table=event.table,
         )
         self._forget_game()
-        self.push_screen(ConnectingScreen())
+        self.push_screen(ConnectingScreen(self.game_title))
         self.run_table()
 
     def back_to_lobby(self, message: str, *, address: str = "", code_field: bool = False) -> None:

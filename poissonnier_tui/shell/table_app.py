@@ -20,6 +20,7 @@ from textual.app import App
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from poissonnier_tui.games import DEFAULT_GAME, game_entry
 from poissonnier_tui.hosting.lan import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.shell.autoplay import Autoplay
@@ -113,6 +114,12 @@ class TableApp(App[None]):
         return self.ui
 
     @property
+    def game_title(self) -> str:
+        """The name players read of the game the session plays (the default game's if it
+        names none, e.g. a host's table)."""
+        return game_entry(getattr(self.session, "game", DEFAULT_GAME)).title
+
+    @property
     def hosted(self) -> HostedTable | None:
         """The LAN table this app hosts (``poissonnier host``), while it runs."""
         return self.link.hosted if self.link is not None else None
@@ -139,7 +146,7 @@ class TableApp(App[None]):
         if screen is None:
             if not failed:
                 return
-            screen = ConnectingScreen()
+            screen = ConnectingScreen(self.game_title)
             self.push_screen(screen)
         screen.failed = failed
         screen.message = message

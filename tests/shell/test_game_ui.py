@@ -104,8 +104,12 @@ def fakefish(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_the_app_shows_a_second_games_screens_through_the_interface(fakefish: None) -> None:
     link = QueueLink(0, game=fakegame.NAME)
     link.answer = lambda seq, action: [Ack(seq), View(link.rev + 1, fakegame.view(0, link.rev))]
-    app = PoissonnierApp(JoinSession("offline", 1, name="Ana"), connect=link.connect)
+    session = JoinSession("offline", 1, name="Ana", game=fakegame.NAME)
+    app = PoissonnierApp(session, connect=link.connect)
     async with app.run_test() as pilot:
+        await settle(pilot, link)
+        connecting = app.connecting_screen
+        assert connecting is not None and connecting.game == "Fake Fish"
         link.lobby([("Ana", "human"), ("Tapper", "bot")])
         link.view(fakegame.view(0, 0))
         await settle(pilot, link)

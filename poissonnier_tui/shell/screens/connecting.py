@@ -44,11 +44,16 @@ class ConnectingScreen(Screen[None]):
     seats: reactive[tuple[SeatLabel, ...]] = reactive(())
     """The lobby's seats, once joined."""
 
+    def __init__(self, game: str = "Le Poissonnier") -> None:
+        """Args: game: the name of the game played at the table (its ``GameEntry.title``)."""
+        super().__init__()
+        self.game = game
+
     def compose(self) -> ComposeResult:
         """Title, spinner, message, seats."""
         yield Header()
         with Center(), Vertical(id="box"):
-            yield Static("[b]Le Poissonnier[/b]\n[dim]the fish-market card game[/]", id="title")
+            yield Static(f"[b]{escape(self.game)}[/b]\n[dim]a fish card game[/]", id="title")
             yield LoadingIndicator(id="spinner")
             yield Static(id="message")
             yield Static(id="seats")
