@@ -109,7 +109,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
             return
-        self.push_screen(ConnectingScreen(self.game_title))
+        self.push_screen(self._new_connecting_screen())
         self.run_table()
 
     async def on_unmount(self) -> None:
@@ -167,8 +167,6 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         """Names and connections changed."""
         self.seats = event.seats
         self.started = event.started
-        if (screen := self.connecting_screen) is not None:
-            screen.seats = event.seats
         if self.snapshot is not None:
             self.snapshot = self.game_ui.read(self.snapshot.view, event.seats, self.snapshot.rev)
 

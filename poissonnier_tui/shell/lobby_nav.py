@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.shell.screens.browse import BrowseScreen
-from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.session import BrowseSession, JoinSession
 from poissonnier_tui.shell.table_app import TableApp
 
@@ -55,7 +54,7 @@ class LobbyNavigation(TableApp):
             table=event.table,
         )
         self._forget_game()
-        self.push_screen(ConnectingScreen(self.game_title))
+        self.push_screen(self._new_connecting_screen())
         self.run_table()
 
     def back_to_lobby(self, message: str, *, address: str = "", code_field: bool = False) -> None:

@@ -1,6 +1,6 @@
 """Messages between the network worker, the screens and the app.
 
-The network worker (``PoissonnierApp._run_table``) turns each server frame
+The network worker (:class:`~poissonnier_tui.shell.worker.TableRelay`) turns each server frame
 into one of these and posts it to the app; the handlers set reactives, so no
 widget ever awaits the network. Screens ask for a move with
 :class:`MoveChosen`, which bubbles up to the app that owns the connection.

@@ -140,13 +140,17 @@ class TableApp(App[None]):
         if not self.relay.send(action):
             self.notify("Not connected to a table.", severity="error")
 
+    def _new_connecting_screen(self) -> ConnectingScreen:
+        """A connecting screen for this game whose seats follow :attr:`seats` (data-bound)."""
+        return ConnectingScreen(self.game_title).data_bind(TableApp.seats)
+
     def _say(self, message: str, *, failed: bool = False) -> None:
         """Update the connecting screen's message (pushing one if a game was on)."""
         screen = self.connecting_screen
         if screen is None:
             if not failed:
                 return
-            screen = ConnectingScreen(self.game_title)
+            screen = self._new_connecting_screen()
             self.push_screen(screen)
         screen.failed = failed
         screen.message = message

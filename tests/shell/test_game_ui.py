@@ -111,6 +111,8 @@ async def test_the_app_shows_a_second_games_screens_through_the_interface(fakefi
         connecting = app.connecting_screen
         assert connecting is not None and connecting.game == "Fake Fish"
         link.lobby([("Ana", "human"), ("Tapper", "bot")])
+        await settle(pilot, link)  # the lobby's seats reach the connecting screen (data-bound)
+        assert connecting.seats == (SeatLabel("Ana"), SeatLabel("Tapper", "bot"))
         link.view(fakegame.view(0, 0))
         await settle(pilot, link)
         assert app.ui is fakegame.GAME_UI

@@ -42,7 +42,7 @@ class ConnectingScreen(Screen[None]):
     failed: reactive[bool] = reactive(False)
     """Joining failed; :attr:`message` says why."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive(())
-    """The lobby's seats, once joined."""
+    """The lobby's seats, once joined (the app data-binds its own ``seats`` to it)."""
 
     def __init__(self, game: str = "Le Poissonnier") -> None:
         """Args: game: the name of the game played at the table (its ``GameEntry.title``)."""
