@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test lint screenshots clean
+.PHONY: play test lint screenshots catalog clean
 
 $(BIN)/poissonnier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ lint: $(BIN)/poissonnier
 ## screenshots: regenerate screenshots/*.svg from the real app
 screenshots: $(BIN)/poissonnier
 	$(BIN)/python scripts/screenshots.py
+
+## catalog: extract the marked strings, update the .po files, compile the .mo files
+catalog: $(BIN)/poissonnier
+	$(BIN)/python scripts/catalog.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

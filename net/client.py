@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Final, cast
+from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
 from net.connection import FramedConnection
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
 from net.messages import (
+    TABLE_CLOSED,
     ActionRequest,
     Bye,
     ErrorReply,
@@ -68,6 +69,27 @@ class JoinError(Exception):
         self.message = message
 
 
+class JoinDetails(TypedDict):
+    """Who joins a table: what its ``hello`` says (keyword arguments of
+    :meth:`TableClient.connect`, :func:`net.dial.dial`, :func:`net.reconnect.reconnect_table`).
+
+    Attributes:
+        name: display name, 1 to 24 printable characters.
+        app_version: this application's version.
+        game: the game this client plays (``GameDefinition.name``).
+        role: ``"player"`` (the default) or ``"spectator"``.
+        token: a token from an earlier welcome, to reclaim that seat.
+        code: the table's join code, if it has one.
+    """
+
+    name: str
+    app_version: str
+    game: str
+    role: NotRequired[Role]
+    token: NotRequired[str | None]
+    code: NotRequired[str | None]
+
+
 class TableClient:
     """A joined connection to a table. Create it with :meth:`connect`.
 
@@ -91,6 +113,9 @@ class TableClient:
         self._seq = 0
         self.lost_reason: str | None = None
         """Why the connection ended, once it has."""
+        self.bye_reason: str | None = None
+        """The reason code of the table's ``bye``, once it said one (e.g. ``"closing"``,
+        :data:`net.messages.TABLE_CLOSED`: the table is gone for good, no seat remains)."""
         self._reader = asyncio.create_task(self._read_loop(), name="table client reader")
 
     @classmethod
@@ -99,28 +124,19 @@ class TableClient:
         host: str,
         port: int,
         *,
-        name: str,
-        app_version: str,
-        game: str,
-        role: Role = "player",
-        token: str | None = None,
-        code: str | None = None,
         timeout: float = CONNECT_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
+        **details: Unpack[JoinDetails],
     ) -> TableClient:
         """Connect, say hello, and return once the table has welcomed us.
 
         Args:
             host: Table address.
             port: Table TCP port.
-            name: Display name, 1 to 24 printable characters.
-            app_version: This application's version.
-            game: The game this client plays (``GameDefinition.name``).
-            role: ``"player"`` or ``"spectator"``.
-            token: A token from an earlier welcome, to reclaim that seat.
-            code: The table's join code, if it has one.
             timeout: Seconds for connecting and the welcome together.
             idle_timeout: Seconds of silence after which the connection is lost.
+            details: who we are (:class:`JoinDetails`): ``name``, ``app_version``,
+                ``game``, and optionally ``role``, ``token``, ``code``.
 
         Returns:
             A client with :attr:`seat`, :attr:`token` and :attr:`table` set.
@@ -129,12 +145,44 @@ class TableClient:
             JoinError: The table refused us (its code and sentence), or could
                 not be reached, did not answer in time, or answered nonsense.
         """
-        hello = Hello(PROTOCOL_VERSION, app_version, game, name, role, token, code)
         try:
             async with asyncio.timeout(timeout):
                 reader, writer = await asyncio.open_connection(host, port)
         except (OSError, TimeoutError) as exc:
             raise JoinError("unreachable", f"Cannot reach a table at {host}:{port}.") from exc
+        return await cls.handshake(
+            reader, writer, f"{host}:{port}", timeout=timeout, idle_timeout=idle_timeout, **details
+        )
+
+    @classmethod
+    async def handshake(
+        cls,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        where: str,
+        *,
+        timeout: float = CONNECT_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
+        **details: Unpack[JoinDetails],
+    ) -> TableClient:
+        """Say hello on an open TCP stream and return once the table has welcomed us.
+
+        The second half of :meth:`connect`, for callers that open the stream
+        themselves (:func:`net.dial.dial` races several addresses). The stream
+        is closed on any failure.
+
+        Args:
+            reader / writer: the open stream.
+            where: ``host:port`` for messages.
+            others: as :meth:`connect`; ``timeout`` bounds the welcome alone.
+
+        Raises:
+            JoinError: as :meth:`connect` (but never ``"unreachable"``).
+        """
+        hello = Hello(
+            PROTOCOL_VERSION, details["app_version"], details["game"], details["name"],
+            details.get("role", "player"), details.get("token"), details.get("code"),
+        )  # fmt: skip
         conn = FramedConnection(reader, writer, limits=SERVER_LIMITS)
         try:
             conn.send(hello.to_wire())
@@ -152,12 +200,15 @@ class TableClient:
             conn.abort("failed")
             await conn.wait_closed()
             if isinstance(exc, TimeoutError):
-                raise JoinError("timeout", f"The table at {host}:{port} did not answer.") from exc
+                raise JoinError("timeout", f"The table at {where} did not answer.") from exc
             if isinstance(exc, ConnectionLost):
                 raise JoinError(
                     "closed", "The table closed the connection before answering."
                 ) from exc
             raise JoinError("bad_reply", f"The table answered nonsense: {exc}") from exc
+        except BaseException:  # cancelled mid-hello (a dial race lost): leave nothing open
+            conn.abort("cancelled")
+            raise
         return cls(conn, reply, idle_timeout=idle_timeout)
 
     @property
@@ -252,7 +303,12 @@ class TableClient:
                     continue
                 self._inbox.put_nowait(msg)
                 if isinstance(msg, Bye):
-                    self.lost_reason = f"The table said goodbye ({msg.reason or 'no reason'})."
+                    self.bye_reason = msg.reason
+                    self.lost_reason = (
+                        "The host closed the table; nothing of it remains."
+                        if msg.reason == TABLE_CLOSED
+                        else f"The table said goodbye ({msg.reason or 'no reason'})."
+                    )
                     return
         except TimeoutError:
             self.lost_reason = f"The table was silent for {self._idle_timeout:g} s."

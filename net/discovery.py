@@ -30,7 +30,7 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
@@ -56,7 +56,8 @@ class TableAd:
 
     Attributes:
         name: the table name.
-        address: IPv4 address as text, e.g. ``"192.168.1.20"``.
+        address: the best-ranked of ``addresses`` (:func:`rank_addresses`), e.g.
+            ``"192.168.1.20"``; what a one-address tool shows.
         port: TCP port of the table server.
         protocol: wire protocol version.
         app: app version of the server.
@@ -65,6 +66,9 @@ class TableAd:
         state: ``"lobby"``, ``"playing"`` or ``"over"``.
         spectators: spectators allowed.
         code: a join code is required.
+        addresses: every address the table advertised, IPv4 and IPv6, best first
+            (likely container/VPN ones last); ``(address,)`` when built from one.
+            A joiner tries them all (:func:`net.dial.dial`).
     """
 
     name: str
@@ -78,6 +82,11 @@ class TableAd:
     state: str
     spectators: bool
     code: bool = False
+    addresses: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.addresses and self.address:
+            object.__setattr__(self, "addresses", (self.address,))
 
     def txt(self) -> dict[str, str]:
         """The TXT record advertised for this table."""
@@ -100,6 +109,7 @@ class TableAd:
             "protocol": self.protocol, "app": self.app, "game": self.game,
             "taken": self.taken, "seats": self.seats, "state": self.state,
             "spectators": self.spectators, "code": self.code,
+            "addresses": list(self.addresses),
         }  # fmt: skip
 
 
@@ -115,20 +125,119 @@ def _zeroconf_kwargs(interface: str | None) -> dict[str, Any]:
     return {"interfaces": [interface], "ip_version": IPVersion.V4Only}
 
 
-def advertised_addresses(interface: str | None) -> list[str]:
-    """IPv4 addresses to advertise: the given interface, else every non-loopback one.
+CONTAINER_PREFIXES: Final = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "lxc", "cni")
+"""Interface name prefixes of container and VM bridges: friends cannot reach them."""
+VPN_PREFIXES: Final = ("tun", "tap", "wg", "utun", "tailscale", "zt", "ppp", "ipsec")
+"""Interface name prefixes of VPN tunnels: friends on the LAN usually cannot reach them."""
+_DOCKER_NET: Final = ipaddress.ip_network("172.17.0.0/16")
+_CGNAT_NET: Final = ipaddress.ip_network("100.64.0.0/10")
 
-    Falls back to ``127.0.0.1`` when the machine has no other address.
+
+@dataclass(frozen=True, slots=True)
+class HostAddress:
+    """One address of this machine, as the host screen lists it.
+
+    Attributes:
+        address: the address as text, ``"192.168.1.20"`` or ``"fd00::20"``.
+        interface: the interface's name, e.g. ``"wlan0"`` (``""`` if unknown).
+        likely: friends on the LAN can likely reach it; ``False`` for a likely
+            container bridge or VPN address (see ``note``).
+        note: why it is unlikely, e.g. ``"container bridge"``, ``"VPN"``; ``""`` if likely.
+    """
+
+    address: str
+    interface: str
+    likely: bool
+    note: str = ""
+
+
+def address_note(address: str, interface: str = "") -> str:
+    """Why ``address`` (on ``interface``) is unlikely to reach friends: ``"container bridge"``,
+    ``"VPN"``, ``"link-local"``, or ``""`` when it looks like an ordinary LAN address.
+
+    Judged from the interface's name when known (docker0, br-*, veth*, virbr*: container;
+    tun*, tap*, wg*, utun*, tailscale*, zt*: VPN) and from the address: 172.17.0.0/16 is
+    Docker's default bridge, 100.64.0.0/10 (carrier-grade NAT) is what Tailscale-like
+    VPNs use. Raises nothing: a string that is not an address gives ``""``.
+    """
+    name = interface.lower()
+    if name.startswith(CONTAINER_PREFIXES):
+        return "container bridge"
+    if name.startswith(VPN_PREFIXES):
+        return "VPN"
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return ""
+    if ip in _DOCKER_NET:
+        return "container bridge"
+    if ip in _CGNAT_NET:
+        return "VPN"
+    if ip.is_link_local:
+        return "link-local"
+    return ""
+
+
+def rank_addresses(addresses: Sequence[str]) -> list[str]:
+    """``addresses`` without duplicates, best first: ordinary IPv4, ordinary IPv6, then the
+    likely container/VPN ones (:func:`address_note`); by address within each group, so
+    the same set always comes out in the same order (zeroconf does not keep the
+    advertised order)."""
+
+    def key(address: str) -> tuple[bool, bool, bytes]:
+        try:
+            packed = ipaddress.ip_address(address.split("%")[0]).packed
+        except ValueError:
+            packed = address.encode()
+        return (address_note(address) != "", ":" in address, packed)
+
+    return sorted(set(addresses), key=key)
+
+
+def host_addresses(interface: str | None = None) -> list[HostAddress]:
+    """This machine's usable addresses, IPv4 and IPv6, ranked for friends to use.
+
+    Loopback and IPv6 link-local addresses are left out (a link-local address means
+    nothing on another machine without its zone). Ordinary addresses come first
+    (IPv4, then IPv6), likely container/VPN ones last (``likely=False``, with a ``note``).
+
+    Args:
+        interface: an address of this machine: only that one (as given).
+
+    Returns:
+        At least one entry: ``127.0.0.1`` when there is nothing else.
     """
     if interface is not None:
-        return [interface]
-    found = [
-        ip.ip
-        for adapter in ifaddr.get_adapters()
-        for ip in adapter.ips
-        if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback
-    ]
-    return found or ["127.0.0.1"]
+        note = address_note(interface)
+        return [HostAddress(interface, "", note == "", note)]
+    found: list[HostAddress] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            try:
+                parsed = ipaddress.ip_address(text.split("%")[0])
+            except ValueError:
+                continue
+            if parsed.is_loopback or (parsed.version == 6 and parsed.is_link_local):
+                continue
+            note = address_note(text, adapter.nice_name or adapter.name)
+            found.append(HostAddress(text, adapter.nice_name or adapter.name, note == "", note))
+    found.sort(key=lambda h: (not h.likely, ":" in h.address))
+    return found or [HostAddress("127.0.0.1", "lo", True)]
+
+
+def advertised_addresses(interface: str | None) -> list[str]:
+    """Addresses to advertise, IPv4 and IPv6, best first (:func:`host_addresses`).
+
+    ``interface`` given: just that one. Falls back to ``127.0.0.1`` when the
+    machine has no other address.
+    """
+    return [h.address for h in host_addresses(interface)]
+
+
+def _packed(address: str) -> bytes:
+    """The packed bytes of an IPv4 or IPv6 address (for zeroconf's records)."""
+    return ipaddress.ip_address(address).packed
 
 
 class Advertiser:
@@ -151,7 +260,7 @@ class Advertiser:
         return AsyncServiceInfo(
             stype,
             f"{_instance_label(ad.name)}.{stype}",
-            addresses=[socket.inet_aton(a) for a in advertised_addresses(self._interface)],
+            addresses=[_packed(a) for a in advertised_addresses(self._interface)],
             port=ad.port,
             properties=ad.txt(),
             server=f"{host}.local.",
@@ -201,13 +310,16 @@ def _ad_from_info(info: AsyncServiceInfo) -> TableAd | None:
         k.decode(errors="replace"): (v or b"").decode(errors="replace")
         for k, v in (info.properties or {}).items()
     }
-    addresses = info.parsed_addresses(IPVersion.V4Only)
+    addresses = rank_addresses(
+        [a for a in info.parsed_addresses(IPVersion.All) if not a.lower().startswith("fe80")]
+    )
     if not addresses or info.port is None:
         return None
     try:
         return TableAd(
             name=props.get("name", info.name.split(".")[0]),
             address=addresses[0],
+            addresses=tuple(addresses),
             port=info.port,
             protocol=int(props.get("proto", "0")),
             app=props.get("app", "?"),

@@ -151,6 +151,11 @@ class Pong(_Bare):
     TYPE: ClassVar[str] = "pong"
 
 
+TABLE_CLOSED: Final = "table_closed"
+"""``bye`` reason of a table closed by its host before its game started: nothing of it
+remains (no seat kept, no log to resume), unlike ``"closing"`` mid-game."""
+
+
 @dataclass(frozen=True)
 class Bye:
     """The sender is closing the connection. Wire: ``{type: "bye", reason: str|None}``.

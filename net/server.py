@@ -23,9 +23,11 @@ from typing import Any
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
 from net.game import Agent, GameDefinition, Wire
+from net.listen import listening_socket
 from net.messages import (
     NAME_MAX,
     SEQ_MAX,
+    TABLE_CLOSED,
     Ack,
     ActionRequest,
     Bye,
@@ -138,7 +140,11 @@ class TableServer:
             :data:`net.turns.TimeLimit` giving the limit state by state.
         absent_grace: Seconds a waited-on human may be disconnected before
             their default action is played; ``None`` to wait for them.
-        host: Address to listen on.
+        resume_grace: Seconds instead of ``absent_grace`` for the players of a
+            table rebuilt by :meth:`restore`, until each reconnects (they must
+            notice the crash and find the table again); ``None``: ``absent_grace``.
+        host: Address to listen on; ``"::"`` (:data:`net.listen.ANY`) for every
+            address, IPv6 and IPv4 on one port (:func:`net.listen.listening_socket`).
         port: TCP port; 0 picks a free one (see :attr:`port` once open).
         on_change: Called with a :class:`TableSummary` whenever seats, connections
             or the phase change. Synchronous: schedule slow work yourself.
@@ -173,6 +179,7 @@ class TableServer:
         check_app_version: bool = True,
         turn_timeout: float | TimeLimit | None = None,
         absent_grace: float | None = 10.0,
+        resume_grace: float | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
         on_change: Callable[[TableSummary], None] | None = None,
@@ -220,6 +227,7 @@ class TableServer:
             bot_delay=bot_delay,
             turn_timeout=turn_timeout,
             absent_grace=absent_grace,
+            resume_grace=resume_grace,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -238,7 +246,9 @@ class TableServer:
         Raises:
             OSError: The address cannot be bound (e.g. the port is in use).
         """
-        self._server = await asyncio.start_server(self._handle, self._host, self._port)
+        self._server = await asyncio.start_server(
+            self._handle, sock=listening_socket(self._host, self._port)
+        )
         self._port = self._server.sockets[0].getsockname()[1]
         self._pinger = asyncio.create_task(self._ping_loop(), name="table pings")
         log.info("Table %r listening on %s:%d.", self.name, self._host, self._port)
@@ -275,6 +285,8 @@ class TableServer:
         except TimeoutError:
             log.warning("An action is stuck in on_action; closing anyway.")
             locked = False
+        if reason == "closing" and self._table.phase == "lobby":
+            reason = TABLE_CLOSED  # no game, no log: nothing of the table remains
         try:
             self._keeper.close()
             for conn in self._conns:
@@ -324,6 +336,7 @@ class TableServer:
         if self._server is not None:
             raise RuntimeError("restore() must come before open()")
         self._table.restore(humans, actions)
+        self._keeper.resumed(humans)
         if self._table.phase == "over":
             self._over.set()
 

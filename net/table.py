@@ -258,7 +258,7 @@ class Table:
         if open_seats:
             raise Refused(
                 "seats_open",
-                f"Seat {open_seats[0]} is still open; wait for a player or give it to a bot.",
+                f"Seat {open_seats[0] + 1} is still open; wait for a player or give it to a bot.",
             )
         try:
             match = self.game.new_match(self.seed, len(self._seats), self.options)

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 from net.frames import wire_copy
@@ -68,6 +68,10 @@ class TurnKeeper:
             asked for the seat's limit in the current state.
         absent_grace: Seconds a waited-on human may be disconnected before
             its default action is played; ``None`` to wait for them forever.
+        resume_grace: Seconds instead of ``absent_grace`` for the seats
+            :meth:`resumed` names (a table rebuilt after a crash: its players
+            need time to find it again), until each first reconnects.
+            ``None``: ``absent_grace`` for them too.
         bot_retries: Times a bot may fail (raise, be refused, or pass while no
             other seat is waited on) on one state before its default action
             is played. A pass while another seat must also decide just waits
@@ -88,6 +92,7 @@ class TurnKeeper:
         bot_delay: float,
         turn_timeout: float | TimeLimit | None,
         absent_grace: float | None,
+        resume_grace: float | None = None,
         bot_retries: int = BOT_RETRIES,
         bot_patience: float = BOT_PATIENCE,
         clock: Callable[[], float] = time.monotonic,
@@ -98,6 +103,8 @@ class TurnKeeper:
         self._bot_delay = bot_delay
         self._turn_timeout = turn_timeout
         self._absent_grace = absent_grace
+        self._resume_grace = resume_grace
+        self._resumed: set[int] = set()  # seats away since a resume, not yet back
         self._bot_retries = bot_retries
         self._bot_patience = bot_patience
         self._clock = clock
@@ -117,10 +124,16 @@ class TurnKeeper:
         self._since.pop(seat, None)
         self._fired.discard(seat)
 
+    def resumed(self, seats: Iterable[int]) -> None:
+        """These seats' players are away because the table was rebuilt: until each
+        reconnects, it gets ``resume_grace`` rather than ``absent_grace``."""
+        self._resumed.update(seats)
+
     def update(self) -> None:
         """Re-read who is waited on; start bots and (re)arm deadlines. Call after any change."""
         if self._closed:
             return
+        self._resumed = {s for s in self._resumed if self._table.absent_since(s) is not None}
         waiting = self._table.waiting_on()
         now = self._clock()
         for seat in list(self._since):
@@ -161,8 +174,11 @@ class TurnKeeper:
         if limit is not None:
             due.append(since + limit)
         absent = self._table.absent_since(seat)
-        if absent is not None and self._absent_grace is not None:
-            due.append(max(since, absent) + self._absent_grace)
+        grace = self._absent_grace
+        if seat in self._resumed and self._resume_grace is not None:
+            grace = self._resume_grace
+        if absent is not None and grace is not None:
+            due.append(max(since, absent) + grace)
         return min(due, default=None)
 
     def _limit(self, seat: int) -> float | None:

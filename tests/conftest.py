@@ -19,6 +19,7 @@ import pytest
 from logcheck import check_log
 
 from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, LOG_SUFFIX
+from poissonnier_tui.settings import CONFIG_DIR_ENV
 
 REPLAYED: dict[str, int] = {"finished": 0, "running": 0}
 """Logs checked this session, by kind."""
@@ -26,9 +27,11 @@ REPLAYED: dict[str, int] = {"finished": 0, "running": 0}
 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private data directory for this test's saved games; logs in it are replayed after."""
+    """A private data directory for this test's saved games (and one for its settings); logs
+    saved there are replayed after the test."""
     folder = tmp_path / "poissonnier-data"
     monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "poissonnier-config"))
     yield folder
     for path in sorted(folder.rglob(f"*{LOG_SUFFIX}")):
         REPLAYED["finished" if check_log(path) else "running"] += 1

@@ -28,6 +28,7 @@ async def play_seat(
     *,
     observe: Observer | None = None,
     seed: int = 0,
+    on_send: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any] | None:
     """Play ``client``'s seat with ``agent`` until the game ends or the link drops.
 
@@ -41,6 +42,7 @@ async def play_seat(
         agent: the bot choosing this seat's moves.
         observe: called with every received message, before the bot acts.
         seed: seeds the sampling of hidden cards for legal actions.
+        on_send: called with ``(seq, action)`` for every action sent.
 
     Returns:
         The final result map from the last view, or ``None`` if the
@@ -67,5 +69,7 @@ async def play_seat(
         legal = legal_from_view(view, rng)
         action = await asyncio.to_thread(agent.act, view, legal)
         if action is not None:
-            await client.send_action(action)
+            seq = await client.send_action(action)
+            if on_send is not None:
+                on_send(seq, dict(action))
     return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,9 +21,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from net.client import JoinError, TableClient
+from net.dial import Dialled, dial
 from net.discovery import Browser, TableAd, sort_key
 from net.frames import ConnectionLost
-from net.messages import Bye, Role, ServerMessage, View
+from net.messages import Ack, Bye, Role, ServerMessage, View
+from net.reconnect import GIVE_UP_AFTER, GaveUp, TableTarget, describe, known_hosts, reconnect_table
 from poissonnier_tui import __version__
 from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
@@ -33,11 +36,15 @@ FIND_TIMEOUT = 5.0
 
 @dataclass(frozen=True)
 class Target:
-    """Where to join: an address, and the table's name when known (keys saved tokens)."""
+    """Where to join: an address, and the table's name when known (keys saved tokens).
+
+    ``hosts``: every address to try (an advert's ``addresses``), ``host`` first.
+    """
 
     host: str
     port: int
     table: str | None = None
+    hosts: tuple[str, ...] = ()
 
     @property
     def address(self) -> str:
@@ -121,24 +128,48 @@ async def find_table(
 
 
 class Recorder:
-    """Appends every ``view`` frame to a JSON-lines file: ``{"rev": int, "view": map}``.
+    """Appends every ``view`` frame to a JSON-lines file: ``{"rev": int, "view": map}``;
+    and this seat's moves to :func:`moves_path` of it: ``{"sent": action, "seq": int,
+    "conn": int}`` when sent, ``{"ack": int, "conn": int}`` when the table accepted one
+    (``conn`` counts connections from 0: a reconnect starts a new one, whose ``seq``
+    start again).
 
     Flushed line by line, so a client killed mid-game leaves whole lines
-    (tests read these to check what crossed the wire).
+    (tests read these to check what crossed the wire and who made which move).
     """
 
     def __init__(self, path: Path) -> None:
         self._out: IO[str] = path.open("a", encoding="utf-8")
+        self._moves: IO[str] = moves_path(path).open("a", encoding="utf-8")
+        self.conn = 0
+        """The connection being recorded, from 0."""
+
+    @staticmethod
+    def _write(out: IO[str], record: dict[str, Any]) -> None:
+        out.write(json.dumps(record) + "\n")
+        out.flush()
 
     def __call__(self, msg: ServerMessage) -> None:
-        """Record ``msg`` if it is a view."""
+        """Record ``msg`` if it is a view or an ack."""
         if isinstance(msg, View):
-            self._out.write(json.dumps({"rev": msg.rev, "view": msg.view}) + "\n")
-            self._out.flush()
+            self._write(self._out, {"rev": msg.rev, "view": msg.view})
+        elif isinstance(msg, Ack):
+            self._write(self._moves, {"ack": msg.seq, "conn": self.conn})
+
+    def sent(self, seq: int, action: dict[str, Any]) -> None:
+        """Record a move this seat sent."""
+        self._write(self._moves, {"sent": action, "seq": seq, "conn": self.conn})
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the files."""
         self._out.close()
+        self._moves.close()
+
+
+def moves_path(record: Path) -> Path:
+    """Where :class:`Recorder` writes a seat's moves beside ``record``:
+    ``ana.jsonl`` -> ``ana.moves.jsonl``."""
+    return record.with_name(record.stem + ".moves.jsonl")
 
 
 async def join_headless(
@@ -154,6 +185,7 @@ async def join_headless(
     tokens: TokenStore | None = None,
     record: Path | None = None,
     find_timeout: float = FIND_TIMEOUT,
+    reconnect_for: float = GIVE_UP_AFTER,
     out: Callable[[str], None] = print,
     err: Callable[[str], None] = print,
 ) -> int:
@@ -175,11 +207,15 @@ async def join_headless(
         tokens: where seat tokens are kept; ``None`` keeps none.
         record: append every view frame to this JSON-lines file.
         find_timeout: seconds to look for the table.
+        reconnect_for: when the table vanishes without a goodbye (a crash, the
+            network), seconds to keep trying to rejoin with the seat's token
+            (:mod:`net.reconnect`; 0: give up at once). A goodbye is final.
         out / err: where lines go.
 
     Returns:
         0 when the game ended and the result was printed; 1 when the table
-        could not be joined or was lost before the end; 2 on a bad address.
+        could not be joined or was lost before the end (and did not come back);
+        2 on a bad address.
     """
     from poissonnier_tui.client.headless import play_seat
     from poissonnier_tui.games.poissonnier.bots import make_bot
@@ -198,7 +234,7 @@ async def join_headless(
                 table=table, interface=interface, timeout=find_timeout, role=role, say=out,
                 ours=ours,
             )  # fmt: skip
-            target = Target(ad.address, ad.port, ad.name)
+            target = Target(ad.address, ad.port, ad.name, ad.addresses)
             out(f"Found table {ad.name!r} at {target.address} ({ad.taken}/{ad.seats}, {ad.state}).")
     except ValueError as exc:
         err(f"poissonnier: {exc}")
@@ -209,8 +245,8 @@ async def join_headless(
     saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
     started = time.monotonic()
     try:
-        client = await TableClient.connect(
-            target.host,
+        dialled = await dial(
+            target.hosts or (target.host,),
             target.port,
             name=name,
             role=role,
@@ -224,7 +260,8 @@ async def join_headless(
         if tip := advice(exc.code, target.address):
             err(tip)
         return 1
-    address_text = target.address
+    client = dialled.client
+    address_text = dialled.address  # the address that worked: keys the saved token
     if tokens is not None and client.token is not None and client.seat is not None:
         tokens.save(address_text, client.table.name, client.seat, client.token, name)
     where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
@@ -234,19 +271,40 @@ async def join_headless(
         f"in {time.monotonic() - started:.3f} s."
     )
     recorder = Recorder(record) if record else None
+    agent = make_bot(bot, seed) if client.seat is not None else None
     result: dict[str, Any] | None = None
     try:
-        if client.seat is not None:
-            result = await play_seat(client, make_bot(bot, seed), observe=recorder, seed=seed)
-        else:
-            result = await _watch(client, recorder)
-    except ConnectionLost:  # the table went away while we were sending a move
-        result = None
+        while True:
+            try:
+                if agent is not None:
+                    result = await play_seat(
+                        client, agent, observe=recorder, seed=seed,
+                        on_send=recorder.sent if recorder is not None else None,
+                    )  # fmt: skip
+                else:
+                    result = await _watch(client, recorder)
+            except ConnectionLost:  # the table went away while we were sending a move
+                result = None
+            reason, said_bye = client.lost_reason, client.bye_reason is not None
+            await client.close()
+            if result is not None or said_bye or reconnect_for <= 0:
+                break  # over, or the table said goodbye: nothing to come back to
+            back = await _come_back(
+                client, dialled, target, name=name, role=role, code=code, interface=interface,
+                reconnect_for=reconnect_for, seed=seed, reason=reason, out=out,
+            )  # fmt: skip
+            if back is None:
+                break
+            dialled, client = back, back.client
+            if recorder is not None:
+                recorder.conn += 1
+            if tokens is not None and client.token is not None and client.seat is not None:
+                tokens.forget(address_text, name)  # the seat now lives where we got back to
+                address_text = dialled.address
+                tokens.save(address_text, client.table.name, client.seat, client.token, name)
     finally:
         if recorder is not None:
             recorder.close()
-        reason = client.lost_reason
-        await client.close()
     if result is None:
         err(f"poissonnier: lost the table before the end: {reason or 'connection closed'}")
         return 1
@@ -254,6 +312,50 @@ async def join_headless(
         tokens.forget(address_text, name)
     out("Result: " + json.dumps(result, sort_keys=True))
     return 0
+
+
+async def _come_back(
+    lost: TableClient,
+    dialled: Dialled,
+    target: Target,
+    *,
+    name: str,
+    role: Role,
+    code: str | None,
+    interface: str | None,
+    reconnect_for: float,
+    seed: int,
+    reason: str | None,
+    out: Callable[[str], None],
+) -> Dialled | None:
+    """The table vanished without a goodbye (a crash, the network): rejoin with the seat's
+    token until it is back (:func:`net.reconnect.reconnect_table`), printing each attempt;
+    ``None`` if it does not come back in ``reconnect_for`` seconds."""
+    out(f"Lost the table: {reason or 'connection closed'}")
+    browser: Browser | None = None
+    if target.table is not None:  # found by name on the LAN: look for it there again
+        browser = Browser(GAME, None, interface)
+        try:
+            await browser.start()
+        except OSError:
+            browser = None
+    started = time.monotonic()
+    try:
+        back = await reconnect_table(
+            TableTarget(known_hosts((dialled.host,), target.hosts), dialled.port, target.table),
+            name=name, app_version=__version__, game=GAME, role=role, token=lost.token,
+            code=code, browser=browser, on_attempt=lambda a: out(describe(a)),
+            rng=random.Random(seed), give_up_after=reconnect_for,
+        )  # fmt: skip
+    except GaveUp as exc:
+        out(f"The table did not come back: {exc.message}")
+        return None
+    finally:
+        if browser is not None:
+            await browser.close()
+    where = "as a spectator" if back.client.seat is None else f"in seat {back.client.seat + 1}"
+    out(f"Back at {back.address} {where} after {time.monotonic() - started:.2f} s.")
+    return back
 
 
 async def _watch(

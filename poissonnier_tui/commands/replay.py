@@ -23,7 +23,7 @@ def register(sub: Subparsers) -> None:
         "log",
         nargs="?",
         type=Path,
-        help="the log file (default: the most recent saved game)",
+        help="the log file (default: the most recent finished game)",
     )
     p.add_argument(
         "--seat",
@@ -38,7 +38,7 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the viewer; exit 1 if the log cannot be read, 2 on bad arguments."""
-    from poissonnier_tui.hosting.persistence import ResumeError, list_games
+    from poissonnier_tui.hosting.persistence import ResumeError, list_games, replay_order
     from poissonnier_tui.hosting.replay import Replay
 
     path: Path | None = args.log
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if not games:
             print("poissonnier: no saved games yet; play one first.", file=sys.stderr)
             return 1
-        path = games[0].path
+        path = replay_order(games)[0].path
     if args.seat is not None and not 1 <= args.seat <= 5:
         print("poissonnier: --seat must be 1 to 5", file=sys.stderr)
         return 2

@@ -1,4 +1,10 @@
-"""``poissonnier tables``: list the tables zeroconf finds on the LAN."""
+"""``poissonnier tables``: list the tables zeroconf finds on the LAN (``--watch``: follow them).
+
+``--watch`` prints a line per change until ``--timeout``: a table listed, changed, not
+answering (its process died: the probes of :class:`net.live.LiveBrowser` fail), back,
+or gone. A short ``--timeout`` still listens :data:`MIN_LISTEN` seconds: zeroconf
+needs about a second and a half to hear a table.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,11 @@ from typing import Any
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import seconds
+
+MIN_LISTEN = 2.0
+"""Seconds ``tables`` listens at least: zeroconf needs about 1.5 s to hear a table."""
+WATCH_TIMEOUT = 300.0
+"""Seconds ``tables --watch`` runs without ``--timeout``."""
 
 
 def register(sub: Subparsers) -> None:
@@ -19,8 +30,14 @@ def register(sub: Subparsers) -> None:
         "port, seats taken/total, state, version, and whether this app can join.",
     )
     p.add_argument(
-        "--timeout", type=seconds, default=3.0, metavar="S",
-        help="seconds to listen (default 3)",
+        "--timeout", type=seconds, default=None, metavar="S",
+        help=f"seconds to listen (default 3, at least {MIN_LISTEN:g}; "
+        f"with --watch: default {WATCH_TIMEOUT:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--watch", action="store_true",
+        help="keep listening and print a line per change: a table listed, changed, "
+        "not answering, back or gone (each table is probed)",
     )  # fmt: skip
     p.add_argument(
         "--interface", metavar="IP", default=None,
@@ -38,8 +55,25 @@ def run(args: argparse.Namespace) -> int:
     from net.discovery import discover, sort_key
     from poissonnier_tui.hosting.lan import GAME
 
+    if args.watch:
+        try:
+            asyncio.run(watch(args.timeout or WATCH_TIMEOUT, args.interface, args.json))
+        except OSError as exc:
+            print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            pass
+        return 0
+    asked = 3.0 if args.timeout is None else args.timeout
+    listen = max(asked, MIN_LISTEN)
+    if listen > asked:
+        print(
+            f"(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
+            "to hear a table.)",
+            file=sys.stderr,
+        )
     try:
-        ads = sort_key(asyncio.run(discover(GAME, args.timeout, args.interface)))
+        ads = sort_key(asyncio.run(discover(GAME, listen, args.interface)))
     except OSError as exc:
         print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
         return 1
@@ -49,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not rows:
         print(
-            f"No tables found in {args.timeout:g} s. Is the host on this network? "
+            f"No tables found in {listen:g} s. Is the host on this network? "
             "Try --interface IP, or join by address: poissonnier join HOST:PORT"
         )
         return 0
@@ -57,11 +91,79 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+WATCH_WORDS = {
+    "live": "listed", "not_answering": "not answering", "back": "back", "gone": "gone",
+}  # fmt: skip
+"""The word ``--watch`` prints for each :mod:`net.live` state (``changed`` for a new advert)."""
+
+
+async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
+    """Print a line per table change for ``timeout`` seconds (``--watch``).
+
+    Text lines: ``HH:MM:SS  EVENT  NAME  ADDRESS  SEATS  STATE``; with ``as_json``
+    one JSON map per line: :func:`describe`'s fields plus ``event`` and ``time``
+    (seconds since the watch began).
+
+    Raises:
+        OSError: no usable interface.
+    """
+    import asyncio
+    import json
+    import time
+
+    from net.live import LiveBrowser, LiveTable
+    from poissonnier_tui.hosting.lan import GAME, format_address
+
+    began = time.monotonic()
+    last: dict[str, str] = {}
+
+    def changed(name: str, table: LiveTable) -> None:
+        event = WATCH_WORDS[table.state]
+        if last.get(name) == table.state and table.state != "gone":
+            event = "changed"
+        last[name] = table.state
+        row = describe(table.ad)
+        if as_json:
+            print(json.dumps({"event": event, "time": round(time.monotonic() - began, 3), **row}),
+                  flush=True)  # fmt: skip
+            return
+        print(
+            "  ".join((
+                time.strftime("%H:%M:%S"), f"{event:<13}", row["name"],
+                format_address(row["address"], row["port"]), f"{row['taken']}/{row['seats']}",
+                row["state"],
+            )),
+            flush=True,
+        )  # fmt: skip
+
+    live = LiveBrowser(GAME, changed, interface)
+    await live.start()
+    try:
+        await asyncio.sleep(timeout)
+    finally:
+        await live.close()
+
+
 def describe(ad: Any) -> dict[str, Any]:
-    """One table as a JSON-able map: the advert's fields plus ``joinable`` and ``why_not``."""
-    from poissonnier_tui.hosting.lan import incompatibility
+    """One table as a JSON-able map: the advert's fields plus ``joinable`` and ``why_not``.
+
+    Joinable: same version, in its lobby, a seat open. Otherwise ``why_not`` says why
+    (another version; full; already playing or over: watch it instead).
+    """
+    from poissonnier_tui.hosting.lan import format_address, incompatibility
 
     why = incompatibility(ad)
+    if why is None and ad.state == "playing":
+        why = (
+            "already playing (its players can rejoin; to watch: poissonnier spectate "
+            f"{format_address(ad.address, ad.port)})"
+        )
+    elif why is None and ad.state == "over":
+        why = "its game is over"
+    elif why is None and ad.state != "lobby":
+        why = f"it is {ad.state!r}"
+    elif why is None and ad.taken >= ad.seats:
+        why = f"full ({ad.taken}/{ad.seats})"
     return {**ad.to_json(), "joinable": why is None, "why_not": why}
 
 

@@ -65,6 +65,8 @@ class GameEntry:
         ui: dotted name of the module holding the game's screens, imported
             only by the shell.
         options: the table options the game accepts, name -> default.
+        summary: one line saying what the game is, for the home screen, marked
+            with ``N_`` (the shell shows it through ``_``); ``""`` if none.
     """
 
     name: str
@@ -77,6 +79,7 @@ class GameEntry:
     legal_from_view: Callable[[Mapping[str, Any]], list[Wire]]
     ui: str
     options: Mapping[str, Any]
+    summary: str = ""
 
     @property
     def min_seats(self) -> int:

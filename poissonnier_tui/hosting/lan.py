@@ -24,6 +24,7 @@ from net.advertise import ServerAdvertiser
 from net.discovery import TableAd, advertised_addresses
 from net.frames import PROTOCOL_VERSION
 from net.game import Agent, GameDefinition, Match
+from net.listen import ANY
 from net.messages import NAME_MAX, SeatInfo
 from net.server import TableServer, TableSummary
 from net.turns import TimeLimit
@@ -346,7 +347,7 @@ async def open_table(
     seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
     if resume is not None:
         seed = resume.header.seed
-    listen = settings.interface or "0.0.0.0"
+    listen = settings.interface or ANY  # every address, IPv6 and IPv4
     first_bot = settings.seats - settings.bots
 
     def build(port: int) -> TableServer:

@@ -67,6 +67,9 @@ DATA_DIR_ENV: Final = "POISSONNIER_DATA_DIR"
 """Environment variable that moves the data directory (tests never touch the real home)."""
 LOG_SUFFIX: Final = ".plog"
 """File name ending of table logs."""
+RESUME_GRACE: Final = 60.0
+"""Seconds a resumed table waits for each absent player before R6 defaults play for them
+(rather than the usual absent grace): everyone's client must first notice the crash."""
 DEFAULT_BOT: Final = "greedy"
 """Bot kind re-seated for a logged bot seat whose kind was not recorded or is unknown."""
 
@@ -355,6 +358,7 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         plan: from :func:`plan_resume`.
         server_kwargs: :class:`~net.server.TableServer` arguments (``host``,
             ``bot_delay``, ``code``, ``absent_grace``, ``timing``, ...);
+            ``resume_grace`` defaults to :data:`RESUME_GRACE`;
             ``port`` (see :func:`logged_port`) and ``name`` default to the
             logged table's, so players reconnect to the same address.
 
@@ -365,6 +369,8 @@ def resume_server(plan: ResumePlan, **server_kwargs: Any) -> tuple[TableServer, 
         ResumeError: the table cannot be rebuilt or the log reopened.
     """
     table = plan.header.table
+    # Its players must notice the crash and find the table again before R6 plays for them.
+    server_kwargs.setdefault("resume_grace", RESUME_GRACE)
     port = logged_port(plan)
     if port is not None:
         server_kwargs.setdefault("port", port)
@@ -441,6 +447,11 @@ class GameSummary:
     duration: float | None
     problem: str | None = None
 
+    @property
+    def resumable(self) -> bool:
+        """Not over, and logged by a game this version can rebuild (``serve --resume``)."""
+        return not self.finished and self.started is not None
+
 
 def summarize(path: Path) -> GameSummary:
     """Summarise one log; a bad log gives a summary with :attr:`GameSummary.problem` set."""
@@ -488,10 +499,22 @@ def summarize(path: Path) -> GameSummary:
 
 
 def list_games(directory: Path | None = None) -> list[GameSummary]:
-    """Every ``*.plog`` in ``directory`` (default :func:`games_dir`), newest first."""
+    """Every game saved in ``directory`` (default :func:`games_dir`), newest first.
+
+    Only games are listed: a ``*.plog`` file that is not a table log (no
+    readable header) and a start aborted before its first move (no action,
+    not over) hold nothing to replay or resume, and are left out.
+    """
     folder = directory or games_dir()
     if not folder.is_dir():
         return []
     games = [summarize(p) for p in folder.glob(f"*{LOG_SUFFIX}") if p.is_file()]
+    games = [g for g in games if g.finished or g.actions > 0]
     games.sort(key=lambda g: (g.started or 0.0, g.path.name), reverse=True)
     return games
+
+
+def replay_order(games: list[GameSummary]) -> list[GameSummary]:
+    """``games`` (newest first, as :func:`list_games` gives them) in the order to offer
+    them for a replay: the finished games newest first, then the ones not over."""
+    return sorted(games, key=lambda g: not g.finished)

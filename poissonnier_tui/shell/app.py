@@ -43,6 +43,7 @@ from textual.binding import Binding, BindingType
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
+from poissonnier_tui.i18n import language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
@@ -221,6 +222,12 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             return  # we left, or the table closed after the game: nothing to worry about
         if self.lobby is not None and isinstance(self.session, JoinSession):
             address = format_address(self.session.host, self.session.port)
+            if event.table_closed:
+                self.back_to_lobby(
+                    f"The host closed the table at {address}; nothing of it remains.",
+                    address=address,
+                )
+                return
             seat = (
                 " Your seat is kept: pick the table again (or run 'poissonnier join "
                 f"{address}') to take it back."
@@ -295,7 +302,9 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
-            self.push_screen(HelpScreen(self.ui.help() if self.ui is not None else ""))
+            lang = language()
+            game_help = self.ui.help(lang) if self.ui is not None else ""
+            self.push_screen(HelpScreen(game_help, lang=lang))
 
     def action_request_quit(self) -> None:
         """``ctrl+q``: confirm, then leave (a second ``ctrl+q`` confirms)."""

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from net.client import JoinError, TableClient
+from net.dial import dial
 from net.game import Agent
 from net.messages import ServerMessage
 from net.server import TableServer
@@ -143,9 +144,9 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
     if not isinstance(session, JoinSession | SoloSession):
         raise ValueError("Pick a table first: a lobby session has no table to open.")
     if isinstance(session, JoinSession):
-        report(f"Connecting to {session.host}:{session.port}…")
-        client = await TableClient.connect(
-            session.host,
+        report(f"Connecting to {format_address(session.host, session.port)}…")
+        dialled = await dial(  # every advertised address, happy-eyeballs style
+            session.hosts or (session.host,),
             session.port,
             name=session.name,
             role=session.role,
@@ -154,8 +155,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             app_version=__version__,
             game=session.game,
         )
-        address = format_address(session.host, session.port)
-        return TableLink(client, None, address, game=session.game)
+        return TableLink(dialled.client, None, dialled.address, game=session.game)
     seed = session.seed if session.seed is not None else secrets.randbelow(2**31)
     report("Setting up the fish market…")
     server = TableServer(

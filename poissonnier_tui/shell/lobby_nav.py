@@ -52,6 +52,7 @@ class LobbyNavigation(TableApp):
             code=event.code or lobby.code,
             token=saved.token if saved else None,
             table=event.table,
+            hosts=event.hosts,
         )
         self._forget_game()
         self.push_screen(self._new_connecting_screen())

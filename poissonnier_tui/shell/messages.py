@@ -100,9 +100,14 @@ class ActionRefused(Message):
 
 @dataclass
 class Disconnected(Message):
-    """The connection to the table ended (table closed, network lost, said goodbye)."""
+    """The connection to the table ended (table closed, network lost, said goodbye).
+
+    ``table_closed``: the host closed the table before its game began; nothing of it
+    remains (no seat kept).
+    """
 
     reason: str
+    table_closed: bool = False
 
 
 @dataclass

@@ -60,6 +60,8 @@ class JoinSession:
         token: a seat token from an earlier connection, to reclaim that seat.
         autoplay: as in :class:`SoloSession`.
         table: the table's name when known (from discovery), for saving the token.
+        hosts: every address the table advertised, best first (``net.dial`` tries them
+            all); empty: ``host`` alone.
         game: the game the table plays (a registry name; sent in ``hello``).
     """
 
@@ -71,6 +73,7 @@ class JoinSession:
     token: str | None = None
     autoplay: bool = False
     table: str | None = None
+    hosts: tuple[str, ...] = ()
     game: str = DEFAULT_GAME
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from net.client import JoinError
 from net.game import Wire
-from net.messages import Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
 from poissonnier_tui.shell.link import open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
@@ -151,6 +151,7 @@ class TableRelay:
         self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = "The table closed the connection."
+        closed = False
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
@@ -164,13 +165,14 @@ class TableRelay:
                     self._post(ActionRefused(msg.code, msg.message, msg.seq))
                 elif isinstance(msg, Bye):
                     reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    closed = msg.reason == TABLE_CLOSED
             reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
             reason = f"The connection failed: {exc}"
         finally:
             pump.cancel()
-        self._post(Disconnected(reason))
+        self._post(Disconnected(reason, table_closed=closed))
 
     async def _pump_outbox(self, link: Link) -> None:
         """Send queued moves one by one, in the order they were chosen."""

@@ -294,3 +294,23 @@ async def test_a_stray_sighting_right_after_a_goodbye_does_not_list_the_table_ag
     event(ServiceStateChange.Added)  # it really comes back, well after the goodbye
     await asyncio.sleep(0.05)
     assert name in browser.tables and heard == [True, False, True]
+
+
+def test_tables_can_join_only_an_open_seat_in_a_lobby() -> None:
+    rows = {
+        name: describe(ad(name=name, **changes))
+        for name, changes in {
+            "Open": {},
+            "Full": {"taken": 4},
+            "Started": {"state": "playing"},
+            "Done": {"state": "over"},
+        }.items()
+    }
+    assert {name: row["joinable"] for name, row in rows.items()} == {
+        "Open": True, "Full": False, "Started": False, "Done": False,
+    }  # fmt: skip
+    assert rows["Full"]["why_not"] == "full (4/4)"
+    assert "poissonnier spectate 10.0.0.2:7374" in rows["Started"]["why_not"]
+    assert rows["Done"]["why_not"] == "its game is over"
+    text = format_rows(list(rows.values())).splitlines()
+    assert text[2].endswith("no: full (4/4)")

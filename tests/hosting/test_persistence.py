@@ -376,6 +376,54 @@ def test_history_lists_date_players_winner_and_length(
     damaged.unlink()  # (conftest replays every log left behind; this one is damaged on purpose)
 
 
+def test_history_leaves_out_files_that_are_not_logs_and_starts_with_no_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = games_dir()
+    folder.mkdir(parents=True)
+    play_log(folder / "2026-01-01_100000_seed3_aaaa.plog", seed=3, players=2)
+    play_log(folder / "2026-01-02_100000_seed4_bbbb.plog", seed=4, players=2, actions=7)
+    play_log(folder / "2026-01-03_100000_seed5_cccc.plog", seed=5, players=2, actions=0)
+    not_logs = [folder / "2026-01-04_100000_seed6_dddd.plog", folder / "2026-01-05_7_eeee.plog"]
+    not_logs[0].write_text("not a table log\n")
+    not_logs[1].write_bytes(b"")
+    games = list_games()
+    assert [g.path.name[-9:-5] for g in games] == ["bbbb", "aaaa"]
+    assert [(g.finished, g.resumable) for g in games] == [(False, True), (True, False)]
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out
+    assert "bbbb" in out and "aaaa" in out
+    assert not any(name in out for name in ("cccc", "dddd", "eeee"))
+    for path in not_logs:  # (conftest replays every log left behind)
+        path.unlink()
+
+
+def test_replay_with_no_log_opens_the_newest_finished_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from poissonnier_tui.hosting.persistence import replay_order
+    from poissonnier_tui.shell.replay_app import ReplayApp
+
+    opened: list[Path] = []
+    monkeypatch.setattr(ReplayApp, "run", lambda self: opened.append(self.replay.path))
+    folder = games_dir()
+    folder.mkdir(parents=True)
+    finished = [
+        folder / "2026-01-01_100000_seed3_aaaa.plog",
+        folder / "2026-01-02_100000_seed4_bbbb.plog",
+    ]
+    play_log(finished[0], seed=3, players=2)
+    play_log(finished[1], seed=4, players=2)
+    play_log(folder / "2026-01-03_100000_seed5_cccc.plog", seed=5, players=2, actions=13)
+    assert [g.path.name[-9:-5] for g in replay_order(list_games())] == ["bbbb", "aaaa", "cccc"]
+    assert main(["replay"]) == 0
+    assert [p.name[-9:-5] for p in opened] == ["bbbb"]
+    for path in finished:
+        path.unlink()
+    assert main(["replay"]) == 0  # no finished game: the newest one not over
+    assert [p.name[-9:-5] for p in opened] == ["bbbb", "cccc"]
+
+
 def test_serve_resume_says_why_it_cannot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -32,7 +32,7 @@ from net.frames import (
     read_frame,
 )
 from net.game import Agent, Wire
-from net.messages import Ack, Bye, ErrorReply, Lobby, SeatInfo, ServerMessage, View
+from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, SeatInfo, ServerMessage, View
 from net.server import TableServer, TableSummary, Timing
 from net.table import Refused
 
@@ -922,8 +922,9 @@ async def test_close_says_bye_and_releases_waiters() -> None:
         spec, s_w = await join(server, "S", role="spectator")
         waiter = asyncio.create_task(server.wait_over())
         await server.close()
-        assert (await a_w.ended())[-1] == Bye("closing")
-        assert (await s_w.ended())[-1] == Bye("closing")
+        # Closed in its lobby: nothing of the table remains (no seat kept).
+        assert (await a_w.ended())[-1] == Bye(TABLE_CLOSED)
+        assert (await s_w.ended())[-1] == Bye(TABLE_CLOSED)
         assert await asyncio.wait_for(waiter, 1) is None
         with pytest.raises(JoinError):
             await join(server, "Late")

@@ -69,6 +69,16 @@ def unavailable() -> str | None:
     return None
 
 
+def has_ipv6_loopback() -> bool:
+    """Whether ``::1`` can be bound here (IPv6 may be disabled in the kernel)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
 def inside() -> bool:
     """True in the child run inside the namespace."""
     return os.environ.get(ENV) == "1"

@@ -8,6 +8,7 @@ from poissonnier_tui.games import GameEntry
 from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, make_bot
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
+from poissonnier_tui.i18n import N_
 
 ENTRY: Final = GameEntry(
     name=PoissonnierGame.name,
@@ -20,5 +21,9 @@ ENTRY: Final = GameEntry(
     legal_from_view=legal_from_view,
     ui="poissonnier_tui.games.poissonnier.ui",
     options={},
+    summary=N_(
+        "Fishmongers at a market: buy fish, keep it fresh in your crates and serve the "
+        "clients' orders for coins and loyalty stamps."
+    ),
 )
 """Le Poissonnier in the games registry (:mod:`poissonnier_tui.games`)."""

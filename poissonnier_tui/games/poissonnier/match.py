@@ -68,9 +68,9 @@ class PoissonnierMatch:
     def timeout_action(self, seat: int) -> Wire | None:
         """What a table does for a seat that ran out of time or is away.
 
-        R6 for the fill step: declared ready with its crates as they are. Our
-        ruling for the serve step (RULES.md is silent): an absent active seat
-        ends its turn, and a seat that must answer a proposal declines it.
+        R6 for the fill step: declared ready with its crates as they are. R20
+        for the serve step: a seat that must answer a proposal declines it, and
+        an absent active seat with nothing to answer ends its turn.
         """
         st = self.state
         if st.phase is Phase.FILL and not st.seats[seat].ready:

@@ -31,6 +31,7 @@ from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.discovery import Browser, TableAd, TableCallback, sort_key
+from net.live import LiveBrowser, LiveTable
 from net.messages import Role
 from poissonnier_tui.hosting.lan import GAME, format_address, incompatibility, parse_address
 
@@ -54,10 +55,21 @@ def real_browser(on_change: TableCallback, interface: str | None) -> TableBrowse
     return Browser(GAME, on_change, interface)
 
 
-def table_line(ad: TableAd) -> Text:
-    """One table as a line (two when it cannot be joined: the reason, naming both versions)."""
+LIVENESS: dict[str, tuple[str, str]] = {
+    "not_answering": ("not answering", "bold red"),
+    "back": ("back", "bold green"),
+}
+"""How a probed table's state (:mod:`net.live`) is marked on its row: text and style."""
+
+
+def table_line(ad: TableAd, state: str = "live") -> Text:
+    """One table as a line (two when it cannot be joined: the reason, naming both versions);
+    ``state`` (:class:`net.live.LiveTable`) marks a table that stopped answering or is back."""
     why = incompatibility(ad)
     text = Text()
+    if state in LIVENESS:
+        word, style = LIVENESS[state]
+        text.append(f"[{word}] ", style=style)
     text.append(f"{ad.name[:28]:<28} ", style="bold" if why is None else "")
     text.append(f"{format_address(ad.address, ad.port):<22} ")
     text.append(f"{ad.taken}/{ad.seats} seats  ")
@@ -82,7 +94,8 @@ class BrowseScreen(Screen[None]):
         role: what Enter does: join as a player, or watch.
         code: a join code to start with.
         interface: IPv4 address to browse on, or ``None`` for all.
-        browser_factory: makes the browser (default: zeroconf).
+        browser_factory: makes the browser (default: zeroconf, each table probed:
+            :class:`net.live.LiveBrowser`; rows of tables not answering are marked).
         message: a sentence to show at once (why we are back here).
         address: text to put in the address field (e.g. the table just lost).
         auto_table: join the table with this name as soon as it shows up.
@@ -104,6 +117,7 @@ class BrowseScreen(Screen[None]):
             role: ``"player"`` or ``"spectator"``.
             table: its advertised name, when picked from the list.
             code: the join code typed (``None`` if the field is empty).
+            hosts: every address the table advertised, best first (empty: ``host``).
         """
 
         host: str
@@ -111,6 +125,7 @@ class BrowseScreen(Screen[None]):
         role: Role
         table: str | None
         code: str | None
+        hosts: tuple[str, ...] = ()
 
     tables: reactive[dict[str, TableAd]] = reactive(dict, always_update=True)
     """Tables seen now, by zeroconf instance name."""
@@ -132,7 +147,9 @@ class BrowseScreen(Screen[None]):
         self.role: Role = role
         self._initial_code = code or ""
         self._interface = interface
-        self._factory = browser_factory or real_browser
+        self._factory = browser_factory
+        self.liveness: dict[str, str] = {}
+        """What the probes say of each listed table (``"not_answering"``, ``"back"``...)."""
         self._browser: TableBrowser | None = None
         self._address = address
         self._auto_table = auto_table
@@ -164,7 +181,10 @@ class BrowseScreen(Screen[None]):
         self.query_one("#status", Static).update(self.status)
         self._show_tables()
         self.query_one(OptionList).focus()
-        self._browser = self._factory(self._table_changed, self._interface)
+        if self._factory is None:
+            self._browser = LiveBrowser(GAME, self._live_changed, self._interface)
+        else:
+            self._browser = self._factory(self._table_changed, self._interface)
         try:
             await self._browser.start()
         except OSError as exc:
@@ -180,6 +200,11 @@ class BrowseScreen(Screen[None]):
             await browser.close()
 
     # --- tables ----------------------------------------------------------------------------------
+
+    def _live_changed(self, instance: str, table: LiveTable) -> None:
+        """A probed table appeared, changed, stopped answering, came back or was dropped."""
+        self.liveness[instance] = table.state
+        self._table_changed(instance, None if table.state == "gone" else table.ad)
 
     def _table_changed(self, instance: str, ad: TableAd | None) -> None:
         """A table appeared, changed or (``ad is None``) vanished."""
@@ -225,7 +250,11 @@ class BrowseScreen(Screen[None]):
         options.clear_options()
         ordered = self._ordered()
         options.add_options(
-            Option(table_line(ad), id=name, disabled=incompatibility(ad) is not None)
+            Option(
+                table_line(ad, self.liveness.get(name, "live")),
+                id=name,
+                disabled=incompatibility(ad) is not None,
+            )
             for name, ad in ordered
         )
         names = [name for name, _ in ordered]
@@ -252,7 +281,9 @@ class BrowseScreen(Screen[None]):
         if role == "spectator" and not ad.spectators:
             self.status = f"{ad.name} does not allow spectators."
             return
-        self.post_message(self.JoinRequested(ad.address, ad.port, role, ad.name, self._code()))
+        self.post_message(
+            self.JoinRequested(ad.address, ad.port, role, ad.name, self._code(), ad.addresses)
+        )
 
     @on(OptionList.OptionSelected, "#tables")
     def _picked(self, event: OptionList.OptionSelected) -> None:

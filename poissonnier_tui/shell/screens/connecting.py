@@ -21,6 +21,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, LoadingIndicator, Static
 
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.seats import SeatLabel
 
 
@@ -53,7 +54,8 @@ class ConnectingScreen(Screen[None]):
         """Title, spinner, message, seats."""
         yield Header()
         with Center(), Vertical(id="box"):
-            yield Static(f"[b]{escape(self.game)}[/b]\n[dim]a fish card game[/]", id="title")
+            tagline = _("a fish card game")
+            yield Static(f"[b]{escape(self.game)}[/b]\n[dim]{escape(tagline)}[/]", id="title")
             yield LoadingIndicator(id="spinner")
             yield Static(id="message")
             yield Static(id="seats")

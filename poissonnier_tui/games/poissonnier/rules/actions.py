@@ -61,7 +61,7 @@ class Ready:
 
 @dataclass(frozen=True, slots=True)
 class Unready:
-    """Take back a ready declaration while the fill step is still open (ruling of ours, §3.2)."""
+    """Take back a ready declaration while the fill step is still open (R16, §3.2)."""
 
     TYPE: ClassVar[str] = "unready"
 

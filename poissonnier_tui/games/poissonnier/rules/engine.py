@@ -12,24 +12,28 @@ the previous step ends. Decisions are: the fill step (every seat, at once),
 then serving and dealing (the active seat, others answering deals), and
 buying crates (anyone, any time).
 
-Rulings of ours where RULES.md is silent (also in the README):
+The project's rulings where the source texts are silent (RULES.md §10):
 
-* A seat may take back its ready declaration (``unready``) while the fill step
-  is still open; during the step its arrangement is private (R15) and others
-  see its crates as they were.
-* At most one glaçon per fish in one order (a glaçon makes "one fish" one
+* R16: a seat may take back its ready declaration (``unready``) while the fill
+  step is still open; during the step its arrangement is private (R15) and
+  others see its crates as they were.
+* R17: at most one glaçon per fish in one order (a glaçon makes "one fish" one
   level better); a glaçon on an undecided client is refused as wasted.
-* A deal must give the buyer at least one card; coins may be 0.
-* When the queue is full and no client can be drawn, nothing is dropped.
-* A call of clients stops when the client deck and its discard hold nothing
+* R18: a deal must give the buyer at least one fish or special card; coins may
+  be 0. The proposer's own special cards are checked when it proposes; those
+  it asks of the other side only when that side accepts, so asking never
+  reveals a hand's contents.
+* R19: when the queue is full and no client can be drawn, nothing is dropped;
+  a call of clients stops when the client deck and its discard hold nothing
   but inspectors, so inspectors cannot cycle forever.
-* A proposal naming special cards from a hand is checked against that hand
-  only when it is accepted, so a proposal never reveals a hand's contents.
-* Two crates may hold the same freshness; a crate bought during the fill step
-  can be filled in that step (§7 only keeps crates bought later empty).
-* A client may be served with special cards alone (specials from the hand are
-  allowed by §3.4); an inspector reshuffled back (R7) may act again in the
-  same call.
+* R21: two crates may hold the same freshness; a crate bought during the fill
+  step can be filled in that step (§7 only keeps crates bought later empty).
+* R22: a client may be served with special cards alone (specials from the
+  hand are allowed by §3.4).
+* R23: an inspector reshuffled back (R7) may act again in the same call.
+
+R20 (absent players in the serve step) is ``match.PoissonnierMatch.timeout_action``;
+R24 (what views show) is :mod:`poissonnier_tui.games.poissonnier.rules.view`.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def check_order(
         client: a regular or undecided client (inspectors cannot be served).
         fish: fish card ids used (their freshness is their first letter).
         glacons: one fish id per glaçon used; each must be in ``fish``, at most
-            one glaçon per fish (our ruling: "one fish counts one freshness
+            one glaçon per fish (R17: "one fish counts one freshness
             better"), never on a rotten or already très frais fish.
         arrivages: the freshness code each arrivage stands for: T, F, M or D.
 

@@ -1,4 +1,4 @@
-"""The one door for hidden information: what a seat or a spectator may see (RULES.md §9).
+"""The one door for hidden information: what a seat or a spectator may see (RULES.md §9, R24).
 
 :func:`view_for` builds every byte that leaves the server about a game:
 snapshots, the event log, the result, bot inputs. Its output names no fish

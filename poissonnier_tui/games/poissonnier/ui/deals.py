@@ -63,7 +63,7 @@ class DealDraft:
 
     @property
     def empty(self) -> bool:
-        """The buyer would get nothing (our ruling: a deal gives at least one card)."""
+        """The buyer would get nothing (R18: a deal gives at least one fish or card)."""
         return not self.fish and not self.seller_glacons and not self.seller_arrivages
 
     def to_action(self) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def test_glacon_raises_exactly_one_level(client: str, fish: str) -> None:
 
 
 def test_glacon_refusals() -> None:
-    """§1, §6: not on rotten or très frais, only a fish of this order, one glaçon per fish."""
+    """§1, §6, R17: not on rotten or très frais, only a fish of this order, one per fish."""
     assert refused("C07", ["P01"], glacons=["P01"]).rule == "§1"
     assert refused("C01", ["T01"], glacons=["T01"]).rule == "§1"
     assert refused("C01", ["T01"], glacons=["F01"]).rule == "§6"
@@ -92,7 +92,7 @@ def test_arrivage_refusals() -> None:
 
 
 def test_undecided_clients() -> None:
-    """§5, §6: any fish, rotten and mixed included, exactly the number printed; no glaçon."""
+    """§5, §6, R17: any fish, rotten and mixed included, exactly the number printed; no glaçon."""
     ok("U1", ["P01", "T01"])
     ok("U2", ["P01", "P02"])
     ok("U3", ["D01", "M01"], arrivages=["T"])

@@ -432,7 +432,7 @@ def test_random_games_from_short_decks(
 ) -> None:
     """The same invariants from stacked states with short fish and client decks, so that the
     last turn (R13), empty-deck draws (R5), client reshuffles (R7) and inspectors recycled
-    from the discard (§5) come up often."""
+    from the discard (§5, R23) come up often."""
     state = stacked_game(
         players,
         fish_deck_size=fish_left,

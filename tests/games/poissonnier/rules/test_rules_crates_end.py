@@ -69,7 +69,7 @@ def test_crate_marker_is_the_hidden_top_card() -> None:
 
 
 def test_crate_bought_in_fill_can_be_filled_at_once() -> None:
-    """§7: a crate bought during the fill step can take fish in that same step."""
+    """§7, R21: a crate bought during the fill step can take fish in that same step."""
     state = stacked_game(2, hands=[["T01"], ["F01", "M01"]], clients_top=["C01"])
     act(state, 1, Place(("F01",), 0), Ready(), BuyCrate())
     assert_illegal(state, 1, Place(("M01",), 1), "already_ready", "§3.2")

@@ -106,7 +106,7 @@ def test_the_others_may_offer_unasked_and_nobody_waits_on_them() -> None:
 
 
 def test_gift_at_zero_coins() -> None:
-    """§4: coins may be 0 (the active gives coins and/or specials)."""
+    """§4, R18: coins may be 0 (the active gives coins and/or specials)."""
     state = _market()
     act(state, 1, Propose(1, ((1, 1),), coins=0))
     act(state, 0, Accept(state.proposals[0].id))
@@ -241,7 +241,7 @@ def test_proposal_lapses_when_buyer_lacks_coins() -> None:
 
 
 def test_proposal_lapses_when_proposer_spent_its_special() -> None:
-    """§4: the buyer promised a glaçon, then used it to serve: accepting finds the deal lapsed."""
+    """§4, R18: the buyer promised a glaçon, then served with it: accepting finds it lapsed."""
     state = _market()
     act(state, 0, Propose(1, ((0, 1),), buyer_glacons=1))
     act(state, 0, Serve("C03", ("M03",), glacons=("M03",)))
@@ -254,7 +254,7 @@ def test_proposal_lapses_when_proposer_spent_its_special() -> None:
 
 
 def test_accepting_without_the_specials_asked_is_refused() -> None:
-    """§4: the accepting side must hold the specials the deal asks of it."""
+    """§4, R18: the accepting side must hold the specials the deal asks of it."""
     state = _market()
     act(state, 0, Propose(2, ((0, 1),), seller_glacons=1))  # seat 2 holds no glaçon
     assert_illegal(state, 2, Accept(1), "no_special", "§4")
@@ -294,7 +294,7 @@ def test_only_the_active_deals() -> None:
 
 
 def test_proposal_shape_refusals() -> None:
-    """§4: only crate fish, within what a crate holds; at least one card; specials held."""
+    """§4, R18: only crate fish, within what a crate holds; at least one card; specials held."""
     state = _market()
     assert_illegal(state, 0, Propose(1, (), coins=1), "empty_deal", "§4")
     assert_illegal(state, 0, Propose(1, ((0, 4),)), "fish_not_in_crate", "§4")

@@ -150,7 +150,7 @@ def test_two_glacons_on_two_fish() -> None:
     [("C01", "T", 3), ("C03", "F", 2), ("C05", "M", 1), ("C07", "D", 1)],
 )
 def test_arrivage_stands_for_any_freshness_but_rotten(client: str, code: str, coins: int) -> None:
-    """§1, §6: an arrivage counts as one fish of a declared freshness T, F, M or D."""
+    """§1, §6, R22: an arrivage counts as one fish of a declared freshness T, F, M or D."""
     state = _serving([client, "C20", "C30", "C31"], [["P01"]], hand0=["A01"])
     assert_illegal(state, 0, Serve(client, (), arrivages=("P",)), "bad_order", "§1")
     act(state, 0, Serve(client, (), arrivages=(code,)))

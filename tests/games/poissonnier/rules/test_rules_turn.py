@@ -129,7 +129,7 @@ def test_one_freshness_per_crate() -> None:
 
 
 def test_two_crates_may_hold_the_same_freshness() -> None:
-    """§3.2 only limits each crate to one freshness; nothing forbids two crates of très frais."""
+    """§3.2, R21: one freshness per crate, yet two crates may both hold très frais."""
     state = _fill_state()
     act(state, 0, Place(("T01",), 0), Place(("T02",), 1))
     assert state.seats[0].draft_crates is not None
@@ -185,7 +185,7 @@ def test_take_back_of_fish_committed_last_turn() -> None:
 
 
 def test_ready_unready_and_step_end() -> None:
-    """§3.2 and our unready ruling: ready locks the stall; unready reopens it; all ready ends it."""
+    """§3.2 and R16: ready locks the stall; unready reopens it; all ready ends it."""
     state = _fill_state()
     act(state, 0, Place(("T01",), 0), Ready())
     assert waiting_on(state) == frozenset({1, 2})
@@ -262,7 +262,7 @@ def test_timeout_declares_ready_with_crates_as_they_are() -> None:
 
 
 def test_timeout_in_serve_ends_turn_or_declines() -> None:
-    """R6 (our extension for serve): the absent active ends its turn; an answerer declines."""
+    """R6, R20 (the serve step): the absent active ends its turn; an answerer declines."""
     state = stacked_game(2, crates=[None, [["F01"]]], clients_top=["C01"])
     fill_and_ready(state)
     match = PoissonnierMatch(state)
@@ -350,7 +350,7 @@ def test_rotten_fish_in_hand_is_not_fined() -> None:
 
 
 def test_second_inspector_in_one_call_finds_nothing() -> None:
-    """§5, R10: the first inspector took the rotten fish; the second fines nobody."""
+    """§5, R10, R23: the first inspector took the rotten fish; the second fines nobody."""
     state = _inspector_state(["I1", "I2", "C05"], queue=["C01", "C02", "C03", "C04"])
     fill_and_ready(state)
     assert [s.coins for s in state.seats] == [2, 2, 0, 3]
@@ -405,7 +405,7 @@ def test_client_deck_reshuffled_from_discard() -> None:
 
 
 def test_full_queue_kept_when_nothing_can_be_drawn() -> None:
-    """§3.3, R7 and our ruling: a full queue with both client piles empty drops nobody.
+    """§3.3, R7 and R19: a full queue with both client piles empty drops nobody.
 
     (Read literally, §3.3 would discard the front client, reshuffle it as the
     whole new deck and draw it straight back to the end of the queue.)
@@ -426,7 +426,7 @@ def test_no_client_drawn_when_both_piles_empty() -> None:
 
 
 def test_call_stops_when_only_inspectors_remain() -> None:
-    """R7 plus our ruling: inspectors alone are never drawn, so a call cannot loop forever."""
+    """R7 plus R19: inspectors alone are never drawn, so a call cannot loop forever."""
     state = _client_state(["C01", "C02", "C03", "C04", "C05"], ["I1", "I2"])
     fill_and_ready(state)
     assert state.queue == ["C01", "C02", "C03", "C04", "C05"]

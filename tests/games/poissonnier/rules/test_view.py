@@ -124,7 +124,7 @@ def test_draft_crates_private_until_all_ready() -> None:
 
 
 def test_other_stalls_shown_by_freshness_only() -> None:
-    """§9: crates are public, but as freshness codes; ids only in the owner's ``me``."""
+    """§9, R24: crates are public, but as freshness codes; ids only in the owner's ``me``."""
     state = stacked_game(
         2, crates=[[["M01", "M02"]], [["P01"]]], hands=[[], []], clients_top=["C01"]
     )
@@ -155,7 +155,7 @@ def test_proposals_and_bought_fish_in_views() -> None:
 
 
 def test_fish_discard_counts_and_log_tail() -> None:
-    """§9: the fish discard is public by kind; the log carries the last LOG_TAIL events."""
+    """§9, R24: the fish discard is public by kind; the log carries the last LOG_TAIL events."""
     state = stacked_game(2, fish_deck_size=60)
     for _ in range(30):
         for seat in (0, 1):

@@ -387,7 +387,7 @@ class TableScreen(Screen[None]):
         self.send(to_wire(Ready()))
 
     def action_unready(self) -> None:
-        """Take the ready declaration back while others still arrange (our ruling, §3.2)."""
+        """Take the ready declaration back while others still arrange (R16, §3.2)."""
         self.send(to_wire(Unready()))
 
     def action_buy_crate(self) -> None:
