@@ -44,11 +44,11 @@ class DemoApp(PoissonnierApp):
     hold: Callable[[TableSnapshot], bool] | None = None
     """When it returns True for the current view, autoplay makes no move."""
 
-    def _autoplay_step(self) -> None:
+    def autoplay_step(self) -> None:
         snap = self.snapshot
         if self.hold is not None and snap is not None and self.hold(snap):
             return
-        super()._autoplay_step()
+        super().autoplay_step()
 
 
 def offer_for_me(snap: TableSnapshot) -> bool:
@@ -84,7 +84,7 @@ async def shoot(seed: int, bots: int, out: Path) -> None:
         await pilot.pause(0.5)  # let the toast slide in and the widgets settle
         app.save_screenshot("table.svg", path=str(out))
         app.hold = None
-        app._autoplay_step()  # answer the offer and play on to the end
+        app.autoplay_step()  # answer the offer and play on to the end
         await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
         app.clear_notifications()  # leftovers of the autoplayed turns
         await pilot.pause(0.5)

@@ -7,7 +7,6 @@ an in-process server on 127.0.0.1, bots in every seat but the player's.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 
 from poissonnier_tui.commands import Subparsers, add_game_option, bot_delay
@@ -55,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the options against the game and run the TUI; exit 2 on bad options."""
     from poissonnier_tui.commands import table_options
     from poissonnier_tui.commands._table_options import levels_of
-    from poissonnier_tui.games import DEFAULT_GAME, game_entry
+    from poissonnier_tui.games import game_entry
     from poissonnier_tui.hosting.tables import solo_settings
     from poissonnier_tui.shell.session import SoloSession
 
@@ -76,18 +75,6 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"poissonnier: {problem}", file=sys.stderr)
         return 2
-    named = {f.name for f in dataclasses.fields(SoloSession)}
-    extra: dict[str, object] = {}
-    if "game" in named:
-        extra["game"] = entry.name
-    elif entry.name != DEFAULT_GAME:
-        print(f"poissonnier: {entry.title} cannot be played in this TUI yet", file=sys.stderr)
-        return 2
-    if options and "options" in named:
-        extra["options"] = options
-    elif options:
-        print("poissonnier: this TUI takes no table options for a solo game yet", file=sys.stderr)
-        return 2
     from poissonnier_tui.shell.app import PoissonnierApp
 
     app = PoissonnierApp(
@@ -97,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
             name=args.name,
             bot_delay=args.bot_delay,
             bot_kinds=levels,
-            **extra,  # type: ignore[arg-type]
+            game=entry.name,
+            options=options or None,
         )
     )
     app.run()

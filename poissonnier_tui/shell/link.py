@@ -39,6 +39,7 @@ class TableLink:
         address: ``host:port`` for messages to the player.
         hosted: the LAN table this process hosts (``poissonnier host``),
             closed with the link (goodbye to everyone, advert withdrawn).
+        game: the game's registry name, as sent in ``hello``.
     """
 
     def __init__(
@@ -47,11 +48,14 @@ class TableLink:
         server: TableServer | None = None,
         address: str = "",
         hosted: HostedTable | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         self.client = client
         self.server = server
         self.address = address
         self.hosted = hosted
+        self.game = game
+        """The game the table plays (the name its ``hello`` was accepted with)."""
 
     @property
     def seat(self) -> int | None:
@@ -130,14 +134,16 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             role=session.role,
             token=session.token,
             code=session.code,
+            game=session.game,
         )
-        return TableLink(dialled.client, None, dialled.address)
+        return TableLink(dialled.client, None, dialled.address, game=session.game)
     report("Setting up the fish market…")
     settings = solo_settings(
-        getattr(session, "game", DEFAULT_GAME),  # a session that names its game
+        session.game,
         bots=session.bots,
         bot_kinds=session.bot_kinds,
         seed=session.seed,
+        options=session.options,
         bot_delay=session.bot_delay,
     )
     hosted = await open_table(settings)
@@ -151,7 +157,9 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         raise
     log.info("Solo table on 127.0.0.1:%d, seed %d.", hosted.port, hosted.seed)
     # Not ``hosted=``: a solo player has no host controls; closing the server is all.
-    return TableLink(dialled.client, hosted.server, f"127.0.0.1:{hosted.port}")
+    return TableLink(
+        dialled.client, hosted.server, f"127.0.0.1:{hosted.port}", game=settings.game
+    )
 
 
 async def _host(session: HostSession, report: Callable[[str], None]) -> TableLink:
@@ -182,5 +190,9 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
         raise
     log.info("Hosting %r on %s, seed %d.", session.settings.name, hosted.address, hosted.seed)
     return TableLink(
-        dialled.client, None, format_address(hosted.connect_host, hosted.port), hosted=hosted
+        dialled.client,
+        None,
+        format_address(hosted.connect_host, hosted.port),
+        hosted=hosted,
+        game=session.settings.game,
     )

@@ -1,6 +1,6 @@
 """Messages between the network worker, the screens and the app.
 
-The network worker (``PoissonnierApp._run_table``) turns each server frame
+The network worker (:class:`~poissonnier_tui.shell.worker.TableRelay`) turns each server frame
 into one of these and posts it to the app; the handlers set reactives, so no
 widget ever awaits the network. Screens ask for a move with
 :class:`MoveChosen`, which bubbles up to the app that owns the connection.
@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.message import Message
 
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 @dataclass
@@ -25,12 +25,14 @@ class Connected(Message):
         token: the seat's reconnect token.
         table: the table's name.
         address: ``host:port`` of the table.
+        game: the game the table plays (a registry name); ``None``: the default game.
     """
 
     seat: int | None
     token: str | None
     table: str
     address: str
+    game: str | None = None
 
 
 @dataclass
@@ -59,8 +61,7 @@ class LobbyChanged(Message):
 
 @dataclass
 class ViewReceived(Message):
-    """A new view of the game for our seat
-    (shape: :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
+    """A new view of the game for our seat (shape: the game's ``rules/view.py``)."""
 
     rev: int
     view: dict[str, Any]

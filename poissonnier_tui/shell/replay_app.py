@@ -1,8 +1,9 @@
 """``ReplayApp``: a saved game in the TUI, read-only (``poissonnier replay LOG``).
 
 No connection and no server: the app shows a
-:class:`~poissonnier_tui.hosting.replay.Replay` on the
-:class:`~poissonnier_tui.games.poissonnier.ui.screens.replay.ReplayScreen`. Usage::
+:class:`~poissonnier_tui.hosting.replay.Replay` on the replay screen of the
+logged game's UI (:meth:`~poissonnier_tui.shell.game_ui.GameUI.replay_screen`,
+the game named in the log's header). Usage::
 
     ReplayApp(Replay.load(path)).run()
 """
@@ -10,13 +11,14 @@ No connection and no server: the app shows a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
-from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
 from poissonnier_tui.hosting.replay import Replay
+from poissonnier_tui.shell.game_ui import GameUI, load_game_ui
 
 
 class ReplayApp(App[None]):
@@ -39,15 +41,20 @@ class ReplayApp(App[None]):
         super().__init__()
         self.replay = replay
         self.start = start
+        self.ui: GameUI[Any] = load_game_ui(replay.header.game)
+        """The screens of the logged game."""
+        self._screen: Screen[None] | None = None
 
     def on_mount(self) -> None:
         """Open the replay screen."""
-        self.push_screen(ReplayScreen(self.replay, start=self.start))
+        self._screen = self.ui.replay_screen(self.replay, start=self.start)
+        self.push_screen(self._screen)
 
     @property
-    def replay_screen(self) -> ReplayScreen:
+    def replay_screen(self) -> Screen[None]:
         """The replay screen (the bottom of the stack above the default screen)."""
-        return next(s for s in self.screen_stack if isinstance(s, ReplayScreen))
+        assert self._screen is not None, "not mounted yet"
+        return self._screen
 
     def action_request_quit(self) -> None:
         """The results screen's ``q``: leave (nothing to lose in a replay)."""

@@ -7,8 +7,11 @@ dataclasses so that tests and the screenshot script can build them too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from poissonnier_tui.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.persistence import ResumePlan
@@ -28,11 +31,14 @@ class SoloSession:
         name: the human player's display name.
         bot_delay: seconds a bot waits before each move, so that people can
             follow what the bots do (0 in tests).
-        bot_kinds: the bots' levels (``poissonnier_tui.games.poissonnier.bots.BOT_KINDS``), handed
-            out to the bot seats in turn (``poissonnier_tui.games.poissonnier.bots.kind_for``).
+        bot_kinds: the bots' levels (the game's ``GameEntry.bot_kinds``), handed
+            out to the bot seats in turn.
         autoplay: let a bot (the first of ``bot_kinds``) play the human seat too
             (through the server, like any move): for demos, screenshots and
             tests that need a finished game.
+        game: the game played (a registry name, ``poissonnier_tui.games``).
+        options: the game's table options (``GameEntry.options`` names them), ``None``
+            for its defaults.
     """
 
     bots: int = 2
@@ -41,6 +47,8 @@ class SoloSession:
     bot_delay: float = 0.8
     bot_kinds: tuple[str, ...] = ("medium",)
     autoplay: bool = False
+    game: str = DEFAULT_GAME
+    options: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +66,7 @@ class JoinSession:
         table: the table's name when known (from discovery), for saving the token.
         hosts: every address the table advertised, best first (``net.dial`` tries them
             all); empty: ``host`` alone.
+        game: the game the table plays (a registry name; sent in ``hello``).
     """
 
     host: str
@@ -69,6 +78,7 @@ class JoinSession:
     autoplay: bool = False
     table: str | None = None
     hosts: tuple[str, ...] = ()
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,12 @@ from typing import Any
 
 import pytest
 
+from net.game import Wire
 from poissonnier_tui.arena import simulate as sim
 from poissonnier_tui.arena.play import GameRecord, play_game
 from poissonnier_tui.arena.simulate import SimulationReport, simulate
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games.poissonnier.bots import make_bot
-
-Wire = dict[str, Any]
 
 
 def test_simulate_is_deterministic_for_a_seed() -> None:

@@ -40,6 +40,14 @@ def ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
 
 
+def own_netns(pid: int) -> bool:
+    """Whether process ``pid`` is in a network namespace other than this process's."""
+    try:
+        return os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")
+    except OSError:  # not started yet, or already gone
+        return False
+
+
 UNREACHABLE = "10.1.1.1"
 """On the host's side; the joiner's route to it leads to a gateway that never answers
 (like a Docker bridge or a VPN address seen from a friend's laptop: SYNs go nowhere)."""
@@ -78,6 +86,9 @@ async def test_first_advertised_address_unreachable_discovery_and_join_still_wor
             cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
         joiner = Proc(proc, "joiner")
+        # Move lan1 only once `unshare` has made the joiner's namespace: moved before
+        # that, it would land in ours again and the joiner would never see it.
+        await wait_for(lambda: own_netns(proc.pid), 10, "the joiner's network namespace")
         ip("link", "set", "lan1", "netns", str(proc.pid))
         assert await joiner.wait(60) == 0, joiner.text
         assert await serve.wait(15) == 0, serve.text
@@ -85,7 +96,7 @@ async def test_first_advertised_address_unreachable_discovery_and_join_still_wor
         # went through the other.
         found = joiner.line("Found table 'Veth' at")
         assert found is not None and f"{UNREACHABLE}:{DEFAULT_PORT}" in found, joiner.text
-        joined = joiner.line("Joined 'Veth' at")
+        joined = joiner.line("Joined 'Veth' (Le Poissonnier) at")
         assert joined is not None and f"{REACHABLE}:{DEFAULT_PORT}" in joined, joiner.text
         assert result_of(joiner) == result_of(serve)
     finally:
@@ -106,7 +117,8 @@ async def test_join_by_ipv6_address_plays_a_served_game(tmp_path: Path) -> None:
     )
     assert await joiner.wait(60) == 0, joiner.text
     assert await serve.wait(15) == 0, serve.text
-    assert joiner.line("Joined 'Six' at [::1]:7396 in seat 1") is not None, joiner.text
+    joined = joiner.line("Joined 'Six' (Le Poissonnier) at [::1]:7396 in seat 1")
+    assert joined is not None, joiner.text
     assert result_of(joiner) == result_of(serve)
 
 

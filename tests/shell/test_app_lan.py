@@ -27,7 +27,6 @@ from net.tablelog import read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
 from poissonnier_tui.hosting.lan import DEFAULT_PORT
 from poissonnier_tui.hosting.persistence import list_games
 from poissonnier_tui.hosting.tables import HostedTable, TableSettings, open_table
@@ -36,6 +35,7 @@ from poissonnier_tui.shell.app import BrowseSession, HostSession, PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen, TableBrowser
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.seats import SeatLabel
 
 HOST = "127.0.0.1"
 

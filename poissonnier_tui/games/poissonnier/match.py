@@ -15,8 +15,9 @@ from typing import Any
 from net.game import ActionRejected, Match, Wire
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.rules import cards
-from poissonnier_tui.games.poissonnier.rules.actions import to_wire
+from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import (
+    answerer,
     apply_wire,
     legal_actions,
     new_game,
@@ -73,14 +74,13 @@ class PoissonnierMatch:
         """
         st = self.state
         if st.phase is Phase.FILL and not st.seats[seat].ready:
-            return {"type": "ready"}
+            return to_wire(Ready())
         if st.phase is Phase.SERVE:
             for p in st.proposals:
-                answerer = st.active if p.proposer == p.seller else p.seller
-                if answerer == seat:
-                    return {"type": "decline", "proposal": p.id}
+                if answerer(p, st.active) == seat:
+                    return to_wire(Decline(p.id))
             if seat == st.active:
-                return {"type": "end_turn"}
+                return to_wire(EndTurn())
         return None
 
     def copy(self) -> PoissonnierMatch:

@@ -21,7 +21,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, LoadingIndicator, Static
 
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.i18n import _
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 class ConnectingScreen(Screen[None]):
@@ -42,13 +43,19 @@ class ConnectingScreen(Screen[None]):
     failed: reactive[bool] = reactive(False)
     """Joining failed; :attr:`message` says why."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive(())
-    """The lobby's seats, once joined."""
+    """The lobby's seats, once joined (the app data-binds its own ``seats`` to it)."""
+
+    def __init__(self, game: str = "Le Poissonnier") -> None:
+        """Args: game: the name of the game played at the table (its ``GameEntry.title``)."""
+        super().__init__()
+        self.game = game
 
     def compose(self) -> ComposeResult:
         """Title, spinner, message, seats."""
         yield Header()
         with Center(), Vertical(id="box"):
-            yield Static("[b]Le Poissonnier[/b]\n[dim]the fish-market card game[/]", id="title")
+            tagline = _("a fish card game")
+            yield Static(f"[b]{escape(self.game)}[/b]\n[dim]{escape(tagline)}[/]", id="title")
             yield LoadingIndicator(id="spinner")
             yield Static(id="message")
             yield Static(id="seats")

@@ -1,13 +1,16 @@
-"""The help screen: the rules in short and every key, from ``help.md``.
+"""The help screen: the game's help (its rules in short and its keys), then the shell's keys.
 
-docs/ARCHITECTURE.md: help text lives in a Markdown file next to the app, not in code,
-so it can be read and edited as a document.
+docs/ARCHITECTURE.md: help text lives in Markdown files next to the screens, not in code,
+so it can be read and edited as a document. The shell's own part (keys at every
+table, the LAN lobby, the host's keys) is ``help.md`` (``help.fr.md`` in French) in
+the ``poissonnier_tui.shell`` package; the game's part comes from its
+:meth:`~poissonnier_tui.shell.game_ui.GameUI.help`.
 """
 
 from __future__ import annotations
 
 from importlib.resources import files
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,17 +18,23 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
-HELP_FILE = "help.md"
-"""The help text, in the ``poissonnier_tui.shell`` package."""
+HELP_FILES: Final = {"en": "help.md", "fr": "help.fr.md"}
+"""The shell's help in each language, in the ``poissonnier_tui.shell`` package."""
 
 
-def help_text() -> str:
-    """The contents of ``help.md``."""
-    return files("poissonnier_tui.shell").joinpath(HELP_FILE).read_text(encoding="utf-8")
+def help_text(lang: str = "en") -> str:
+    """The shell's help in ``lang`` (English when there is none in that language)."""
+    name = HELP_FILES.get(lang, HELP_FILES["en"])
+    return files("poissonnier_tui.shell").joinpath(name).read_text(encoding="utf-8")
 
 
 class HelpScreen(ModalScreen[None]):
-    """``help.md`` in a scrolling pane; Escape, ``q``, ``?`` or F1 close it."""
+    """The help in a scrolling pane; Escape, ``q``, ``?`` or F1 close it.
+
+    Args:
+        game_help: the game's help Markdown, shown first ("" before a game is known).
+        lang: the language of the shell's part.
+    """
 
     CSS_PATH = "help.tcss"
 
@@ -33,10 +42,15 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "close", "Close help", priority=True),
     ]
 
+    def __init__(self, game_help: str = "", *, lang: str = "en") -> None:
+        super().__init__()
+        self.text = (game_help.rstrip() + "\n\n" if game_help else "") + help_text(lang)
+        """The whole Markdown document shown."""
+
     def compose(self) -> ComposeResult:
         """The Markdown document and the footer."""
         with VerticalScroll(id="help"):
-            yield Markdown(help_text())
+            yield Markdown(self.text)
         yield Footer()
 
     def on_mount(self) -> None:

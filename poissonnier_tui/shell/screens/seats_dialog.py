@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 def seat_line(seat: int, label: SeatLabel, stand_in: bool) -> tuple[Text, bool]:

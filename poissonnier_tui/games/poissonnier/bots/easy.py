@@ -25,8 +25,9 @@ import math
 import random
 from collections import Counter
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
+from net.game import Wire
 from poissonnier_tui.games.poissonnier.bots.greedy import GreedyBot, fill_step
 from poissonnier_tui.games.poissonnier.bots.planning import (
     CODES,
@@ -40,8 +41,14 @@ from poissonnier_tui.games.poissonnier.bots.planning import (
 )
 from poissonnier_tui.games.poissonnier.bots.seen import Offer, Seen
 from poissonnier_tui.games.poissonnier.rules import cards
-
-Wire = dict[str, Any]
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    Decline,
+    EndTurn,
+    Propose,
+    to_wire,
+)
 
 SLIP: Final = 0.3
 """Chance of each kind of mistake (see the module docstring)."""
@@ -67,7 +74,7 @@ class EasyBot(GreedyBot):
 
     def _fill(self, seen: Seen, types: set[str]) -> Wire:
         if "buy_crate" in types and self.crate_pays(seen):
-            return {"type": "buy_crate"}
+            return to_wire(BuyCrate())
         if self._layout_turn != seen.turn or self._layout is None or self._layout_outdated(seen):
             self._layout_turn = seen.turn
             self._layout = self._pick_layout(seen)
@@ -121,13 +128,13 @@ class EasyBot(GreedyBot):
         if (
             seen.is_active
             and "serve" in types
-            and not any(p.answerer(seen.active) == seen.seat for p in seen.proposals)
+            and not any(p.answerer == seen.seat for p in seen.proposals)
             and not any(p.proposer == seen.seat for p in seen.proposals)
             and self._ended_early != seen.turn
             and self.rng.random() < self.slip / 2
         ):
             self._ended_early = seen.turn
-            return {"type": "end_turn"}
+            return to_wire(EndTurn())
         return super()._serve(seen, legal, types)
 
     def _best_serve(self, seen: Seen, serves: list[Wire]) -> Wire:
@@ -140,7 +147,7 @@ class EasyBot(GreedyBot):
 
     def _answer_as_buyer(self, seen: Seen, offer: Offer) -> Wire:
         """Accept any price below the coins of a client the fish complete (§4)."""
-        decline = {"type": "decline", "proposal": offer.id}
+        decline = to_wire(Decline(offer.id))
         if offer.buyer_glacons or offer.buyer_arrivages or offer.coins > seen.my_coins:
             return decline
         glacons, arrivages = seen.specials()
@@ -150,7 +157,7 @@ class EasyBot(GreedyBot):
         ).plus(offer.codes())
         gain = rollout(seen.queue, more).coins - rollout(seen.queue, stock).coins
         if offer.coins < gain:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         return decline
 
     def _offer_unasked(self, seen: Seen) -> Wire | None:
@@ -167,12 +174,7 @@ class EasyBot(GreedyBot):
         if ask > buyer_coins:
             return None
         self._offered_turn = seen.turn
-        return {
-            "type": "propose",
-            "seller": seen.seat,
-            "fish": [list(p) for p in deal.fish],
-            "coins": ask,
-        }
+        return to_wire(Propose(seen.seat, tuple(deal.fish), coins=ask))
 
     def seller_ask(self, seen: Seen, offer: Offer) -> int:
         """The fish's worth plus one coin (§4)."""

@@ -38,8 +38,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any, Final
+from typing import Final
 
+from net.game import Wire
 from poissonnier_tui.games.poissonnier.bots.planning import (
     SPECIAL_WORTH,
     Layout,
@@ -55,8 +56,18 @@ from poissonnier_tui.games.poissonnier.bots.planning import (
 )
 from poissonnier_tui.games.poissonnier.bots.seen import Offer, Seen
 from poissonnier_tui.games.poissonnier.rules import cards
-
-Wire = dict[str, Any]
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    Decline,
+    EndTurn,
+    Place,
+    Propose,
+    Ready,
+    TakeBack,
+    Withdraw,
+    to_wire,
+)
 
 MAX_PROPOSALS: Final = 6
 """Proposals the active bot makes in one turn at most (§4)."""
@@ -163,7 +174,7 @@ class GreedyBot:
     def _fill(self, seen: Seen, types: set[str]) -> Wire:
         """One step toward the chosen layout, then ``ready`` (RULES.md §3.2)."""
         if "buy_crate" in types and self.crate_pays(seen):
-            return {"type": "buy_crate"}
+            return to_wire(BuyCrate())
         glacons, arrivages = seen.specials()
         layout = choose_layout(
             seen.pool(),
@@ -205,7 +216,7 @@ class GreedyBot:
 
     def _serve(self, seen: Seen, legal: list[Wire], types: set[str]) -> Wire | None:
         for offer in seen.proposals:
-            if offer.answerer(seen.active) == seen.seat:
+            if offer.answerer == seen.seat:
                 if seen.is_active:
                     return self._answer_as_buyer(seen, offer)
                 return self._answer_as_seller(seen, offer)
@@ -218,7 +229,7 @@ class GreedyBot:
             p = own[0]
             self._stale[p.id] = self._stale.get(p.id, 0) + 1
             if self._stale[p.id] >= self.stale_asks:
-                return {"type": "withdraw", "proposal": p.id}
+                return to_wire(Withdraw(p.id))
             return None
         serves = [a for a in legal if a["type"] == "serve"]
         if serves:
@@ -227,7 +238,7 @@ class GreedyBot:
             deal = self._purchase(seen)
             if deal is not None:
                 return deal
-        return {"type": "end_turn"}
+        return to_wire(EndTurn())
 
     def _offer_unasked(self, seen: Seen) -> Wire | None:
         """An offer to the active seat nobody asked for (§4), made in its serve step by a
@@ -271,7 +282,7 @@ class GreedyBot:
     def _answer_as_buyer(self, seen: Seen, offer: Offer) -> Wire:
         """Accept a seller's proposal if the fish earn more coins than they cost (§4, R8)."""
         glacons, arrivages = seen.specials()
-        decline = {"type": "decline", "proposal": offer.id}
+        decline = to_wire(Decline(offer.id))
         if offer.buyer_glacons or offer.buyer_arrivages or offer.coins > seen.my_coins:
             return decline
         stock = seen.serve_stock()
@@ -281,7 +292,7 @@ class GreedyBot:
         gained = gained.plus(offer.codes())
         coins_gain = rollout(seen.queue, gained).coins - rollout(seen.queue, stock).coins
         if offer.coins <= coins_gain - 1:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         return decline
 
     def seller_ask(self, seen: Seen, offer: Offer) -> int:
@@ -308,13 +319,13 @@ class GreedyBot:
 
     def _answer_as_seller(self, seen: Seen, offer: Offer) -> Wire:
         """Accept at the ask, counter once at it, or decline (§4, R8)."""
-        decline = {"type": "decline", "proposal": offer.id}
+        decline = to_wire(Decline(offer.id))
         glacons, arrivages = seen.specials()
         if offer.seller_glacons > glacons or offer.seller_arrivages > arrivages:
             return decline
         ask = self.seller_ask(seen, offer)
         if offer.coins >= ask:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         if (
             self._counters < MAX_COUNTERS
             and offer.fish not in self._countered
@@ -322,17 +333,18 @@ class GreedyBot:
         ):
             self._counters += 1
             self._countered.add(offer.fish)
-            return {
-                "type": "propose",
-                "seller": seen.seat,
-                "fish": offer.pairs(),
-                "seller_glacons": offer.seller_glacons,
-                "seller_arrivages": offer.seller_arrivages,
-                "coins": ask,
-                "buyer_glacons": offer.buyer_glacons,
-                "buyer_arrivages": offer.buyer_arrivages,
-                "counter": offer.id,
-            }
+            return to_wire(
+                Propose(
+                    seen.seat,
+                    offer.fish_pairs(),
+                    offer.seller_glacons,
+                    offer.seller_arrivages,
+                    ask,
+                    offer.buyer_glacons,
+                    offer.buyer_arrivages,
+                    counter=offer.id,
+                )
+            )
         return decline
 
 
@@ -345,7 +357,7 @@ def fill_step(seen: Seen, layout: Layout) -> Wire:
     targets = assign_crates(seen.crates, layout)
     for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
         if fish and (target is None or fish[0][0] != target[0] or len(fish) > target[1]):
-            return {"type": "take_back", "crate": i}
+            return to_wire(TakeBack(i))
     for i, (fish, target) in enumerate(zip(seen.crates, targets, strict=True)):
         if target is None or len(fish) >= target[1]:
             continue
@@ -353,16 +365,11 @@ def fill_step(seen: Seen, layout: Layout) -> Wire:
         free = sorted(c for c in seen.hand if c[0] == code)
         missing = free[: count - len(fish)]
         if missing:
-            return {"type": "place", "cards": missing, "crate": i}
-    return {"type": "ready"}
+            return to_wire(Place(tuple(missing), i))
+    return to_wire(Ready())
 
 
 def purchase_wire(deal: Purchase) -> Wire:
     """The ``propose`` wire action asking ``deal.seller`` for ``deal.fish`` (``[crate index,
     count]`` pairs) at ``deal.offer`` coins: the active seat buys (RULES.md §4)."""
-    return {
-        "type": "propose",
-        "seller": deal.seller,
-        "fish": [[k, n] for k, n in deal.fish],
-        "coins": deal.offer,
-    }
+    return to_wire(Propose(deal.seller, tuple(deal.fish), coins=deal.offer))

@@ -58,6 +58,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from net.game import Wire
 from poissonnier_tui.games.poissonnier.bots.greedy import fill_step
 from poissonnier_tui.games.poissonnier.bots.medium import (
     WEIGHTS,
@@ -70,13 +71,19 @@ from poissonnier_tui.games.poissonnier.bots.planning import Layout, rotten_cap
 from poissonnier_tui.games.poissonnier.bots.playout import play_serve, play_until
 from poissonnier_tui.games.poissonnier.bots.seen import Seen
 from poissonnier_tui.games.poissonnier.rules import cards
-from poissonnier_tui.games.poissonnier.rules.actions import BuyCrate, Ready, Unready, parse_action
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    Decline,
+    Ready,
+    Unready,
+    parse_action,
+    to_wire,
+)
 from poissonnier_tui.games.poissonnier.rules.determinize import sample_state
 from poissonnier_tui.games.poissonnier.rules.engine import apply
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
-
-Wire = dict[str, Any]
 
 WORK: Final = 1800
 """Seat-turns simulated per searched decision (≈ 0.07 ms each on one core)."""
@@ -246,9 +253,9 @@ class HardBot:
         A counter counts as no deal, since the reply is unknown. The search
         overrules the heuristic only with a clear gain (:func:`choose`).
         """
-        pid = heuristic.get("proposal", heuristic.get("counter"))
-        accept: Wire = {"type": "accept", "proposal": pid}
-        decline: Wire = {"type": "decline", "proposal": pid}
+        pid: int = heuristic["proposal"] if "proposal" in heuristic else heuristic["counter"]
+        accept: Wire = to_wire(Accept(pid))
+        decline: Wire = to_wire(Decline(pid))
         accepts = heuristic["type"] == "accept"
         candidates = [accept, decline] if accepts else [decline, accept]
         me = seen.seat
@@ -275,7 +282,7 @@ class HardBot:
         plan = self._plan
         if plan.buy and not self._bought and "buy_crate" in types:
             self._bought = True
-            return {"type": "buy_crate"}
+            return to_wire(BuyCrate())
         if len(plan.layout.crates) > len(seen.crates):  # the purchase could not be made
             self._plan = plan = FillPlan(False, self.medium.plan_layouts(seen)[0])
         return fill_step(seen, plan.layout)

@@ -52,6 +52,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
+from net.game import Wire
 from poissonnier_tui.games.poissonnier.bots.greedy import (
     GreedyBot,
     _serve_cost,
@@ -74,9 +75,14 @@ from poissonnier_tui.games.poissonnier.bots.planning import (
 )
 from poissonnier_tui.games.poissonnier.bots.seen import Offer, Seen
 from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    Decline,
+    Propose,
+    to_wire,
+)
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
-
-Wire = dict[str, Any]
 
 WEIGHTS: Final[dict[int, tuple[float, float, float]]] = {
     2: (0.5, 1.0, 1.5),
@@ -347,7 +353,7 @@ class MediumBot(GreedyBot):
     def _fill(self, seen: Seen, types: set[str]) -> Wire:
         """One step toward the chosen layout, then ``ready`` (RULES.md §3.2)."""
         if "buy_crate" in types and self.crate_pays(seen):
-            return {"type": "buy_crate"}
+            return to_wire(BuyCrate())
         return fill_step(seen, self._chosen_layout(seen))
 
     def crate_pays(self, seen: Seen) -> bool:
@@ -454,7 +460,7 @@ class MediumBot(GreedyBot):
         times on one deal; else decline (§4, R8)."""
         limit = self.buyer_limit(seen, offer)
         if 0 <= offer.coins <= limit:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         key = _deal_key(offer)
         bid = self._bids.get(key)
         rounds = self._rounds[key]
@@ -465,7 +471,7 @@ class MediumBot(GreedyBot):
                 self._bids[key] = price
                 self._rounds[key] += 1
                 return _counter(offer, price)
-        return {"type": "decline", "proposal": offer.id}
+        return to_wire(Decline(offer.id))
 
     def buyer_gain(self, seen: Seen, offer: Offer) -> float:
         """Points the active seat can be seen to gain from ``offer``'s fish this turn: the
@@ -497,7 +503,7 @@ class MediumBot(GreedyBot):
     def _answer_as_seller(self, seen: Seen, offer: Offer) -> Wire:
         """Accept at the ask; else counter at it, then half-way toward the floor, at most
         :data:`MAX_HAGGLE` times on one deal; else decline (§4, R8)."""
-        decline = {"type": "decline", "proposal": offer.id}
+        decline = to_wire(Decline(offer.id))
         glacons, arrivages = seen.specials()
         if offer.seller_glacons > glacons or offer.seller_arrivages > arrivages:
             return decline
@@ -507,7 +513,7 @@ class MediumBot(GreedyBot):
         ask = max(floor, self.seller_ask(seen, offer))
         target = ask if last is None else max(floor, math.ceil((offer.coins + last) / 2))
         if offer.coins >= target:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         rounds = self._rounds[key]
         buyer_coins = seen.coins[seen.active]
         if (
@@ -521,7 +527,7 @@ class MediumBot(GreedyBot):
             self._rounds[key] += 1
             return _counter(offer, target)
         if last is not None and offer.coins >= floor:
-            return {"type": "accept", "proposal": offer.id}
+            return to_wire(Accept(offer.id))
         return decline
 
     def _offer_unasked(self, seen: Seen) -> Wire | None:
@@ -542,6 +548,7 @@ class MediumBot(GreedyBot):
             id=-1, proposer=seen.seat, seller=seen.seat,
             fish=tuple((k, n, crates[k][0]) for k, n in deal.fish),
             seller_glacons=0, seller_arrivages=0, coins=0, buyer_glacons=0, buyer_arrivages=0,
+            answerer=seen.active,
         )  # fmt: skip
         ask = max(self.seller_floor(seen, offer), self.seller_ask(seen, offer))
         visible = deal_limit(seen.queue, buyer_stock, offer.codes(), value)
@@ -551,7 +558,7 @@ class MediumBot(GreedyBot):
         key = _deal_key(offer)
         self._asks[key] = ask
         self._rounds[key] += 1
-        return {"type": "propose", "seller": seen.seat, "fish": offer.pairs(), "coins": ask}
+        return to_wire(Propose(seen.seat, offer.fish_pairs(), coins=ask))
 
 
 def _cards_worth(offer: Offer) -> float:
@@ -579,14 +586,15 @@ def _deal_key(offer: Offer) -> tuple[Any, ...]:
 
 def _counter(offer: Offer, coins: int) -> Wire:
     """A counter-proposal to ``offer``: the same cards at ``coins`` (§4)."""
-    return {
-        "type": "propose",
-        "seller": offer.seller,
-        "fish": offer.pairs(),
-        "seller_glacons": offer.seller_glacons,
-        "seller_arrivages": offer.seller_arrivages,
-        "coins": coins,
-        "buyer_glacons": offer.buyer_glacons,
-        "buyer_arrivages": offer.buyer_arrivages,
-        "counter": offer.id,
-    }
+    return to_wire(
+        Propose(
+            offer.seller,
+            offer.fish_pairs(),
+            offer.seller_glacons,
+            offer.seller_arrivages,
+            coins,
+            offer.buyer_glacons,
+            offer.buyer_arrivages,
+            counter=offer.id,
+        )
+    )

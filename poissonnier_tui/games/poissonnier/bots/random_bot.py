@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Any
 
-Wire = dict[str, Any]
+from net.game import Wire
 
 
 class RandomBot:

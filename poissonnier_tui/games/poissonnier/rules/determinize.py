@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import to_wire
@@ -30,8 +30,8 @@ from poissonnier_tui.games.poissonnier.rules.state import (
     SeatState,
 )
 
-Wire = dict[str, Any]
-"""An action as a wire map."""
+if TYPE_CHECKING:  # the rules import nothing of the network layer at run time
+    from net.game import Wire
 
 
 def _take(pool: list[str], code: str) -> str:

@@ -288,7 +288,7 @@ def waiting_on(state: GameState) -> frozenset[int]:
     if state.phase is Phase.FILL:
         return frozenset(i for i, s in enumerate(state.seats) if not s.ready)
     if state.phase is Phase.SERVE:
-        answering = {_other_party(p, state.active) for p in state.proposals}
+        answering = {answerer(p, state.active) for p in state.proposals}
         return frozenset({state.active} | answering)
     return frozenset()
 
@@ -308,7 +308,10 @@ def volunteers(state: GameState) -> frozenset[int]:
     return frozenset(range(state.players)) - waiting_on(state)
 
 
-def _other_party(p: Proposal, active: int) -> int:
+def answerer(p: Proposal, active: int) -> int:
+    """The seat that must accept or decline ``p`` (R8): the side that did not propose,
+    i.e. the active seat (the buyer) if the seller proposed, else the seller. Views carry
+    it with each proposal (``view.view_for``), so no reader computes it again."""
     return active if p.proposer == p.seller else p.seller
 
 
@@ -566,7 +569,7 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         raise IllegalAction("no_special", "§4", "you do not hold the special cards you offer")
     if action.counter is not None:
         old = _find_proposal(state, action.counter)
-        if old.seller != seller or _other_party(old, active) != seat:
+        if old.seller != seller or answerer(old, active) != seat:
             raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
         state.proposals.remove(old)
     p = Proposal(
@@ -619,7 +622,7 @@ def _find_proposal(state: GameState, pid: int) -> Proposal:
 def _accept(state: GameState, seat: int, action: Accept) -> None:
     p = _find_proposal(state, action.proposal)
     active = state.active
-    if seat != _other_party(p, active):
+    if seat != answerer(p, active):
         raise IllegalAction("not_party", "R8", "only the other side of a proposal can accept it")
     seller, buyer = state.seats[p.seller], state.seats[active]
     mine_g, mine_a = (
@@ -655,7 +658,7 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
 
 def _decline(state: GameState, seat: int, action: Decline) -> None:
     p = _find_proposal(state, action.proposal)
-    if seat != _other_party(p, state.active):
+    if seat != answerer(p, state.active):
         raise IllegalAction("not_party", "§4", "only the other side of a proposal can decline it")
     state.proposals.remove(p)
     _log(state, {"t": "decline", "seat": seat, "proposal": p.id})
@@ -755,7 +758,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     # Serve phase.
     active = state.active
     for p in state.proposals:
-        if seat == _other_party(p, active):
+        if seat == answerer(p, active):
             out += [Accept(p.id), Decline(p.id)]
         if seat == p.proposer:
             out.append(Withdraw(p.id))

@@ -27,7 +27,8 @@ View shape (all msgpack-able)::
           "hand_size": int, "crates": [codes str, ...],   # committed crates (R15)
           "ready": bool, "crate_price": int,
       }, ...],
-      "proposals": [proposal map, ...],    # see engine.proposal_wire
+      "proposals": [proposal map, ...],    # engine.proposal_wire plus "answerer":
+                                           # the seat that must accept or decline it (R8)
       "waiting_on": [seat, ...],
       "log": [event, ...],           # the last LOG_TAIL public events
       "log_size": int,               # events so far
@@ -48,6 +49,7 @@ from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.engine import (
+    answerer,
     codes,
     next_crate_price,
     proposal_wire,
@@ -111,7 +113,9 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             }
             for i, s in enumerate(state.seats)
         ],
-        "proposals": [proposal_wire(p) for p in state.proposals],
+        "proposals": [
+            {**proposal_wire(p), "answerer": answerer(p, state.active)} for p in state.proposals
+        ],
         "waiting_on": sorted(waiting_on(state)),
         # Deep copies: no view may share a mutable part (nested lists in events,
         # the result's scores) with the state, or a consumer could alter the log.

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+
 
 @dataclass(frozen=True, slots=True)
 class DealDraft:
@@ -67,14 +69,15 @@ class DealDraft:
     def to_action(self) -> dict[str, Any]:
         """The ``propose`` action wire map (see
         :mod:`poissonnier_tui.games.poissonnier.rules.actions`)."""
-        return {
-            "type": "propose",
-            "seller": self.seller,
-            "fish": [[k, n] for k, n in self.fish],
-            "seller_glacons": self.seller_glacons,
-            "seller_arrivages": self.seller_arrivages,
-            "coins": self.coins,
-            "buyer_glacons": self.buyer_glacons,
-            "buyer_arrivages": self.buyer_arrivages,
-            "counter": self.counter,
-        }
+        return to_wire(
+            Propose(
+                self.seller,
+                tuple((k, n) for k, n in self.fish),
+                self.seller_glacons,
+                self.seller_arrivages,
+                self.coins,
+                self.buyer_glacons,
+                self.buyer_arrivages,
+                self.counter,
+            )
+        )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from poissonnier_tui.games.poissonnier.rules.actions import Serve, to_wire
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind, Freshness
 from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, serve_plans
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
@@ -82,13 +83,7 @@ def _concrete(snap: TableSnapshot, client_id: str, plan: ServePlan) -> ServeOpti
     if plan.arrivages:
         arr = " ".join(f"{chip('A')} as {chip(code)}" for code in plan.arrivages)
         label = f"{label}  {arr}" if label else arr
-    action = {
-        "type": "serve",
-        "client": client_id,
-        "fish": fish,
-        "glacons": glacons,
-        "arrivages": list(plan.arrivages),
-    }
+    action = to_wire(Serve(client_id, tuple(fish), tuple(glacons), tuple(plan.arrivages)))
     return ServeOption(label, action, len(glacons) + len(plan.arrivages))
 
 

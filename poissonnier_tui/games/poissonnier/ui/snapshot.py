@@ -12,31 +12,18 @@ never mutate it.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from poissonnier_tui.games.poissonnier.rules.cards import ARRIVAGE, GLACON, MAX_CRATES, SERVABLE
+from poissonnier_tui.games.poissonnier.reader import Offer, SeatView
+from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
+from poissonnier_tui.shell.seats import SeatLabel
 
 View = Mapping[str, Any]
 """A view map as received from the server
 (see :mod:`poissonnier_tui.games.poissonnier.rules.view`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """Public facts about one seat from the server's ``lobby`` frame.
-
-    Attributes:
-        name: the player's or bot's display name ("" for an open seat).
-        kind: ``"human"``, ``"bot"`` or ``"open"``.
-        connected: a human has a live connection (always true for bots).
-    """
-
-    name: str
-    kind: str = "human"
-    connected: bool = True
 
 
 @dataclass(frozen=True)
@@ -127,28 +114,30 @@ class TableSnapshot:
 
     # --- my private part -----------------------------------------------------------
 
+    @cached_property
+    def seen(self) -> SeatView | None:
+        """This seat's view read by the game's one reader, shared with the bots
+        (:mod:`poissonnier_tui.games.poissonnier.reader`); ``None`` for a spectator."""
+        return SeatView.read(self.view) if self.me is not None else None
+
     @property
     def hand(self) -> list[str]:
         """This seat's hand card ids (the draft hand during the fill step); [] for a spectator."""
-        me = self.view.get("me") or {}
-        return list(me.get("hand", []))
+        return list(self.seen.hand) if self.seen is not None else []
 
     @property
     def crates(self) -> list[list[str]]:
         """This seat's crates as card ids (draft crates during the fill step)."""
-        me = self.view.get("me") or {}
-        return [list(c) for c in me.get("crates", [])]
+        return [list(c) for c in self.seen.crates] if self.seen is not None else []
 
     @property
     def bought(self) -> list[str]:
         """Fish ids this seat bought this turn (only while active, RULES.md §4, R9)."""
-        me = self.view.get("me") or {}
-        return list(me.get("bought", []))
+        return list(self.seen.bought) if self.seen is not None else []
 
     def specials(self) -> tuple[int, int]:
         """``(glaçons, arrivages)`` in this seat's hand."""
-        kinds = Counter(card[0] for card in self.hand)
-        return kinds[GLACON], kinds[ARRIVAGE]
+        return self.seen.specials() if self.seen is not None else (0, 0)
 
     def usable_fish(self) -> list[str]:
         """Fish ids that could serve now: bought ones first (R9), then crate fish (§3.4)."""
@@ -184,9 +173,9 @@ class TableSnapshot:
         return list(self.view.get("proposals", []))
 
     def answerer(self, proposal: Mapping[str, Any]) -> int:
-        """The seat that must accept or decline ``proposal``: the side that did not propose."""
-        seller = int(proposal["seller"])
-        return self.active if int(proposal["proposer"]) == seller else seller
+        """The seat that must accept or decline ``proposal`` (R8), as the view says
+        (:class:`~poissonnier_tui.games.poissonnier.reader.Offer`)."""
+        return Offer.read(proposal).answerer
 
     def offers_for_me(self, since: TableSnapshot | None = None) -> list[Mapping[str, Any]]:
         """Open proposals this client must answer (RULES.md §4, R8), oldest first; with
@@ -201,11 +190,3 @@ class TableSnapshot:
     def proposal(self, pid: int) -> Mapping[str, Any] | None:
         """The open proposal numbered ``pid``, if any."""
         return next((p for p in self.proposals if int(p["id"]) == pid), None)
-
-
-def seat_names(seats: Sequence[Mapping[str, Any]]) -> tuple[SeatLabel, ...]:
-    """Seat labels from a ``lobby`` frame's ``seats`` list."""
-    return tuple(
-        SeatLabel(str(s.get("name", "")), str(s.get("kind", "human")), bool(s.get("connected")))
-        for s in seats
-    )

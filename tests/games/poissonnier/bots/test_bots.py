@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
@@ -17,12 +16,9 @@ from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
 from poissonnier_tui.arena.play import play_game
 from poissonnier_tui.arena.simulate import simulate
 from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, GreedyBot, RandomBot, make_bot
-from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, parse_action, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
-
-Wire = dict[str, Any]
-
 
 # --------------------------------------------------------------------------- registry
 
@@ -125,7 +121,7 @@ def test_greedy_buys_the_missing_fish_below_the_reward() -> None:
     state = _serve_table(3, [[["F01"]], [["M01"], ["T01"]], [["D01"]]], ["C09", "C16", "C18"])
     buyer = GreedyBot(0)
     action = decide(buyer, state, 0)
-    assert action == {"type": "propose", "seller": 1, "fish": [[1, 1]], "coins": 3}
+    assert action is not None and parse_action(action) == Propose(1, ((1, 1),), coins=3)
     apply_wire(state, 0, action)
     apply_wire(state, 1, {"type": "accept", "proposal": 1})
     assert state.bought == ["T01"] and state.seats[0].coins == 0

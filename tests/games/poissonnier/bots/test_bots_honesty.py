@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from stacking import fish_ids_in
 
-from net.game import Agent
+from net.game import Agent, Wire
 from poissonnier_tui.arena.play import play_game
 from poissonnier_tui.games.poissonnier import bots
 from poissonnier_tui.games.poissonnier.bots import hard as hard_module
@@ -39,8 +39,6 @@ from poissonnier_tui.games.poissonnier.rules.engine import (
 )
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
-
-Wire = dict[str, Any]
 
 BOTS_DIR = pathlib.Path(bots.__file__).parent
 SEARCH_MODULES = {"hard.py", "playout.py"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from stacking import decide, fill_and_ready, fill_until_ready, stacked_game
@@ -30,14 +29,11 @@ from poissonnier_tui.games.poissonnier.bots.hard import choose, noisy_winner
 from poissonnier_tui.games.poissonnier.bots.medium import inspector_chance, likely_queues
 from poissonnier_tui.games.poissonnier.bots.seen import Seen
 from poissonnier_tui.games.poissonnier.rules import cards
-from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.actions import Propose, parse_action, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
 from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
-
-Wire = dict[str, Any]
-
 
 # --------------------------------------------------------------------------- registry
 
@@ -309,7 +305,7 @@ def test_medium_pays_for_a_cheap_clients_stamps() -> None:
     state = _cheap_client_table(3)
     buyer = MediumBot(0)
     ask = decide(buyer, state, 0)
-    assert ask == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 1}
+    assert ask is not None and parse_action(ask) == Propose(1, ((0, 1),), coins=1)
     apply_wire(state, 0, ask)
     apply_wire(state, 0, {"type": "withdraw", "proposal": state.proposals[0].id})
     apply_wire(state, 1, to_wire(Propose(1, ((0, 1),), coins=3)))
@@ -329,7 +325,7 @@ def test_medium_offers_unasked_what_the_active_player_lacks() -> None:
     seller, buyer = MediumBot(1), MediumBot(0)
     assert decide(MediumBot(2), state, 2) is None  # nothing in its crates to offer
     offer = decide(seller, state, 1)
-    assert offer == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 3}
+    assert offer is not None and parse_action(offer) == Propose(1, ((0, 1),), coins=3)
     apply_wire(state, 1, offer)
     assert decide(buyer, state, 0) == {"type": "accept", "proposal": state.proposals[0].id}
     apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
@@ -353,7 +349,7 @@ def test_easy_offers_unasked_at_worth_plus_one() -> None:
     state = _cheap_client_table(2)
     seller = EasyBot(1)
     offer = decide(seller, state, 1)
-    assert offer == {"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 2}
+    assert offer is not None and parse_action(offer) == Propose(1, ((0, 1),), coins=2)
     apply_wire(state, 1, offer)
     apply_wire(state, 0, {"type": "decline", "proposal": state.proposals[0].id})
     assert decide(seller, state, 1) is None

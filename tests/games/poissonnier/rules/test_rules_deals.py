@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from stacking import act, assert_conserved, assert_illegal, fill_and_ready, stacked_game
 
+from poissonnier_tui.games.poissonnier.bots.seen import Seen
+from poissonnier_tui.games.poissonnier.match import PoissonnierMatch
+from poissonnier_tui.games.poissonnier.reader import Offer
 from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
     BuyCrate,
@@ -16,6 +19,7 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 from poissonnier_tui.games.poissonnier.rules.engine import legal_actions, volunteers, waiting_on
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 
 
 def _market(coins0: int = 3) -> GameState:
@@ -46,7 +50,7 @@ def test_buyer_proposes_seller_accepts() -> None:
     public = {
         "id": 1, "proposer": 0, "seller": 1, "fish": [[0, 2, "F"]], "seller_glacons": 0,
         "seller_arrivages": 0, "coins": 2, "buyer_glacons": 0, "buyer_arrivages": 0,
-        "counters": None,
+        "counters": None, "answerer": 1,  # the buyer proposed: the seller answers (R8)
     }  # fmt: skip
     for viewer in (None, 0, 1, 2):  # proposals are public
         assert view_for(state, viewer)["proposals"] == [public]
@@ -303,3 +307,26 @@ def test_proposal_shape_refusals() -> None:
     act(state, 0, Propose(1, ((0, 1), (1, 1)), coins=2))
     act(state, 1, Accept(1))
     assert state.bought == ["F03", "T01"]
+
+
+def test_each_proposal_in_the_view_names_its_answerer_read_alike_everywhere() -> None:
+    """R8: the side that did not propose answers. The view carries it (engine.answerer);
+    the bots' and the screens' reader, and the table's timeout, read that one answer."""
+    state = _market()
+    act(state, 0, Propose(1, ((0, 1),), coins=1))  # the buyer (active seat 0) asks seat 1
+    act(state, 2, Propose(2, ((0, 1),), coins=1))  # seat 2 offers to the buyer
+    for viewer in (None, 0, 1, 2):
+        assert [p["answerer"] for p in view_for(state, viewer)["proposals"]] == [1, 0]
+    view = view_for(state, 1)
+    assert [Offer.read(p).answerer for p in view["proposals"]] == [1, 0]
+    assert Seen.read(view).proposals[0].answerer == 1
+    snap = TableSnapshot(view)
+    assert [int(p["id"]) for p in snap.offers_for_me()] == [1]  # seat 1 answers #1 only
+    # The readers take the view's word for it: they compute nothing themselves.
+    forged = {**view["proposals"][0], "answerer": 2}
+    assert Offer.read(forged).answerer == 2 and snap.answerer(forged) == 2
+    # An absent answerer declines when its time runs out (the active seat answers #2).
+    match = PoissonnierMatch(state)
+    assert match.timeout_action(1) == {"type": "decline", "proposal": 1}
+    assert match.timeout_action(0) == {"type": "decline", "proposal": 2}
+    assert match.timeout_action(2) is None

@@ -33,7 +33,8 @@ from poissonnier_tui.games.poissonnier.ui.describe import (
     status_text,
 )
 from poissonnier_tui.games.poissonnier.ui.serving import serve_options, shortfall, suggest_deal
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.shell.seats import SeatLabel
 
 NAMES = (SeatLabel("Ana"), SeatLabel("Bot 1", "bot"), SeatLabel("Bot 2", "bot"))
 

@@ -1,10 +1,11 @@
 """Behaviour of the app's screens and widgets, driven by keys and clicks.
 
-These tests run the real :class:`PoissonnierApp` with one thing swapped: its
-network worker. :class:`OfflineApp` answers moves with the rules engine in
-process (``apply_wire`` then ``view_for`` for our seat), exactly the messages
-the worker would post, so each scenario starts from a stacked deck
-(``tests/stacking.py``) and runs without sockets or timing. The real network
+These tests run the real :class:`PoissonnierApp` with one thing swapped: the
+table it joins, handed in through its public ``connect`` seam.
+:class:`OfflineApp`'s table answers moves with the rules engine in process
+(``apply_wire`` then ``view_for`` for our seat), exactly the frames a server
+sends, so each scenario starts from a stacked deck (``tests/support/stacking.py``)
+and runs without sockets or timing. The real network
 path is covered by ``test_app_solo.py``.
 """
 
@@ -13,12 +14,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from links import QueueLink
+from links import settle as settle_link
 from stacking import fill_and_ready, stacked_game
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Label
 
+from net.messages import Ack, ErrorReply, ServerMessage, View
 from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import apply, apply_wire, legal_actions
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
@@ -28,20 +32,12 @@ from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.shell.app import PoissonnierApp
-from poissonnier_tui.shell.messages import (
-    ActionAcked,
-    ActionRefused,
-    Connected,
-    LobbyChanged,
-    ViewReceived,
-)
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import SoloSession
@@ -49,56 +45,50 @@ from poissonnier_tui.shell.session import SoloSession
 NAMES = ("Ana", "Bot 1", "Bot 2")
 
 
-class NullLink:
-    """Stands in for a table link: the app only closes it."""
-
-    async def close(self) -> None:
-        """Nothing to close."""
-
-
 class OfflineApp(PoissonnierApp):
-    """The real app whose network worker is the rules engine, in process.
+    """The real app, joined to a table that is the rules engine in process.
+
+    Its link (:class:`links.QueueLink`, handed in through the app's ``connect``
+    seam) answers each move with ``apply_wire`` then ``view_for`` for our seat:
+    exactly the frames a table server sends.
 
     Args:
         state: the game; mutated by the moves.
         seat: the seat this app plays.
     """
 
-    def __init__(self, state: GameState, seat: int = 0) -> None:
-        super().__init__(SoloSession(bots=state.players - 1, seed=0, name=NAMES[seat], bot_delay=0))
+    def __init__(self, state: GameState, seat: int | None = 0) -> None:
+        self.table = QueueLink(seat, answer=self.answer)
+        name = NAMES[seat] if seat is not None else "Cy"
+        super().__init__(
+            SoloSession(bots=state.players - 1, seed=0, name=name, bot_delay=0),
+            connect=self.table.connect,
+        )
         self.state = state
         self.my_seat = seat
-        self.rev = 0
-        self.seq = 0
-        self.moves: list[dict[str, Any]] = []
-
-    def _run_table(self) -> None:  # type: ignore[override]
-        """Instead of joining a table: post what the worker would after joining."""
-        self.link = NullLink()  # type: ignore[assignment]
-        self.post_message(Connected(self.my_seat, "token", "Offline", "offline"))
-        seats = tuple(
-            SeatLabel(NAMES[i], "human" if i == self.my_seat else "bot")
-            for i in range(self.state.players)
+        self.table.lobby(
+            [(NAMES[i], "human" if i == seat else "bot") for i in range(state.players)]
         )
-        self.post_message(LobbyChanged(seats, True, "playing"))
         self.publish()
 
-    def publish(self) -> None:
-        """Post our seat's view, as the server does after every accepted action."""
-        self.rev += 1
-        self.post_message(ViewReceived(self.rev, view_for(self.state, self.my_seat)))
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        """Every move this app sent, in order."""
+        return self.table.sent
 
-    def send_action(self, action: dict[str, Any]) -> None:
-        """Apply our move with the engine; post the ack or the refusal."""
-        self.seq += 1
-        self.moves.append(action)
+    def publish(self) -> None:
+        """Send our seat's view, as the server does after every accepted action."""
+        self.table.view(view_for(self.state, self.my_seat))
+
+    def answer(self, seq: int, action: dict[str, Any]) -> list[ServerMessage]:
+        """Apply our move with the engine: the ack and the new view, or the refusal."""
+        assert self.my_seat is not None, "a spectator sends no moves"
         try:
             apply_wire(self.state, self.my_seat, action)
         except IllegalAction as exc:
-            self.post_message(ActionRefused(exc.code, exc.sentence, self.seq))
-            return
-        self.post_message(ActionAcked(self.seq))
-        self.publish()
+            return [ErrorReply(exc.code, exc.sentence, seq)]
+        self.table.rev += 1
+        return [Ack(seq), View(self.table.rev, view_for(self.state, self.my_seat))]
 
     def other(self, seat: int, action: dict[str, Any]) -> None:
         """Another seat moves (a bot, or a friend across the table)."""
@@ -107,9 +97,10 @@ class OfflineApp(PoissonnierApp):
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Let posted messages and refreshes run."""
-    await pilot.pause()
-    await pilot.pause()
+    """Let moves go out and every frame of the table come in, then refresh."""
+    app = pilot.app
+    assert isinstance(app, OfflineApp)
+    await settle_link(pilot, app.table)
 
 
 async def press_deal(app: PoissonnierApp, pilot: Pilot[None]) -> DealDialog:
@@ -631,8 +622,7 @@ async def test_click_a_chip_selects_that_many() -> None:
 
 async def test_spectator_sees_no_hand_and_no_keys_to_play() -> None:
     state = serve_state()
-    app = OfflineApp(state, seat=0)
-    app.my_seat = None  # type: ignore[assignment]
+    app = OfflineApp(state, seat=None)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         screen = table(app)

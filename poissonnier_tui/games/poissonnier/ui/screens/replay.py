@@ -31,7 +31,7 @@ from textual.widgets import Input, Static
 
 from poissonnier_tui.games.poissonnier.ui.screens.board import compose_board
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
-from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.all_hands import AllHands
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
@@ -42,6 +42,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
+from poissonnier_tui.shell.seats import SeatLabel
 
 
 class ReplayHand(HandView, can_focus=False):

@@ -31,6 +31,18 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
 
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Accept,
+    BuyCrate,
+    Decline,
+    EndTurn,
+    Place,
+    Ready,
+    TakeBack,
+    Unready,
+    Withdraw,
+    to_wire,
+)
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
@@ -117,7 +129,7 @@ class TableScreen(Screen[None]):
 
     snapshot: reactive[TableSnapshot | None] = reactive(None)
     """The latest view and seat names, pushed down to every widget."""
-    pending: reactive[Pending] = reactive(None)
+    pending: reactive[Pending] = reactive(None, bindings=True)
     """A two-key command waiting for its number (shown in the status line)."""
 
     announce_offers = True
@@ -245,7 +257,6 @@ class TableScreen(Screen[None]):
     def watch_pending(self, pending: Pending) -> None:
         """The status line asks for the number."""
         self.status.prompt = PROMPTS[pending] if pending else None
-        self.refresh_bindings()
 
     def on_hand_view_selection_changed(self, event: HandView.SelectionChanged) -> None:
         """The footer shows 1–6 only while something is selected."""
@@ -344,7 +355,7 @@ class TableScreen(Screen[None]):
         if not cards:
             self.notify("Select fish in your hand first (↑↓ and space).", severity="warning")
             return
-        self.send({"type": "place", "cards": cards, "crate": crate})
+        self.send(to_wire(Place(tuple(cards), crate)))
 
     def action_take_prefix(self) -> None:
         """``t``: the next number takes that crate back to the hand."""
@@ -357,7 +368,7 @@ class TableScreen(Screen[None]):
         if crate < len(crates) and not crates[crate]:
             self.notify(f"Crate {crate + 1} is already empty.", severity="warning")
             return
-        self.send({"type": "take_back", "crate": crate})
+        self.send(to_wire(TakeBack(crate)))
 
     def on_crate_box_clicked(self, event: CrateBox.Clicked) -> None:
         """Mouse: a click puts the selection in the crate, or takes it back if none is selected."""
@@ -373,11 +384,11 @@ class TableScreen(Screen[None]):
 
     def action_ready(self) -> None:
         """Declare the fill step done (§3.2)."""
-        self.send({"type": "ready"})
+        self.send(to_wire(Ready()))
 
     def action_unready(self) -> None:
         """Take the ready declaration back while others still arrange (R16, §3.2)."""
-        self.send({"type": "unready"})
+        self.send(to_wire(Unready()))
 
     def action_buy_crate(self) -> None:
         """Buy the next crate (§7, R11: 2 coins × crates owned)."""
@@ -386,7 +397,7 @@ class TableScreen(Screen[None]):
             price = snap.seat(snap.me)["crate_price"]
             self.notify(f"The next crate costs {price} coins.", severity="warning")
             return
-        self.send({"type": "buy_crate"})
+        self.send(to_wire(BuyCrate()))
 
     # --- serve step (§3.4) ---------------------------------------------------------------------
 
@@ -427,7 +438,7 @@ class TableScreen(Screen[None]):
 
     def action_end_turn(self) -> None:
         """End the turn (§3.4): bought fish left go to the hand (R9), offers lapse."""
-        self.send({"type": "end_turn"})
+        self.send(to_wire(EndTurn()))
 
     # --- deals (§4) ----------------------------------------------------------------------------
 
@@ -466,19 +477,19 @@ class TableScreen(Screen[None]):
         """Accept the offer made to you (R8: it binds and settles at once)."""
         p = self._answerable()
         if p is not None:
-            self.send({"type": "accept", "proposal": int(p["id"])})
+            self.send(to_wire(Accept(int(p["id"]))))
 
     def action_decline(self) -> None:
         """Decline the offer made to you (§4)."""
         p = self._answerable()
         if p is not None:
-            self.send({"type": "decline", "proposal": int(p["id"])})
+            self.send(to_wire(Decline(int(p["id"]))))
 
     def action_withdraw(self) -> None:
         """Withdraw your own open offer (§4)."""
         p = self._withdrawable()
         if p is not None:
-            self.send({"type": "withdraw", "proposal": int(p["id"])})
+            self.send(to_wire(Withdraw(int(p["id"]))))
 
     def action_counter(self) -> None:
         """Answer an offer with edited terms; the counter replaces it (§4)."""

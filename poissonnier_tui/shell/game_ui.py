@@ -1,0 +1,141 @@
+"""The game-screen interface: everything the shell asks of a game's screens.
+
+The shell (the app, the replay viewer) is game-agnostic. It never imports a
+game's package: it looks the game up in the registry
+(:func:`poissonnier_tui.games.game_entry`), imports the module named by
+:attr:`~poissonnier_tui.games.GameEntry.ui` and takes its :data:`UI_ATTRIBUTE`
+(``GAME_UI``), an object satisfying :class:`GameUI`. Through it the shell
+reads each view into the game's snapshot, builds the table, results and
+replay screens, shows the game's help, and lets a bot play the seat
+(autoplay).
+
+A game's snapshot type is its own (``S``); the shell only needs the few
+facts of :class:`GameSnapshot`. Usage::
+
+    ui = load_game_ui(link.game)             # GameUI of that game (default: the registry's)
+    snap = ui.read(view, seats, rev)         # the game's snapshot of this view
+    screen = ui.table_screen(snap, bot_plays=False)
+    app.push_screen(screen)
+    ui.show(screen, newer_snap)              # each later view
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+
+from net.game import Agent, Wire
+from poissonnier_tui.games import DEFAULT_GAME, game_entry
+from poissonnier_tui.shell.seats import SeatLabel
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from poissonnier_tui.hosting.replay import Replay
+
+UI_ATTRIBUTE: Final = "GAME_UI"
+"""The name of the :class:`GameUI` object in a game's UI module."""
+
+
+class GameSnapshot(Protocol):
+    """What the shell reads of a game's snapshot (the game's view plus the lobby's seats).
+
+    Attributes:
+        view: the view map the server sent (shape: the game's ``rules/view.py``).
+        seats: one label per seat, from the latest ``lobby`` frame.
+        rev: the view's revision (0 at the start, +1 per accepted action).
+        me: this client's seat, ``None`` for a spectator.
+        over: the game has ended and the view carries its result.
+    """
+
+    @property
+    def view(self) -> Mapping[str, Any]: ...
+
+    @property
+    def seats(self) -> tuple[SeatLabel, ...]: ...
+
+    @property
+    def rev(self) -> int: ...
+
+    @property
+    def me(self) -> int | None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+
+S = TypeVar("S", bound=GameSnapshot)
+
+
+class GameUI(Protocol[S]):
+    """A game's screens as the shell drives them; ``S`` is the game's snapshot type.
+
+    Attributes:
+        name: the game's registry name (``GameEntry.name``).
+        title: the name players read (shown on the connecting screen).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    def read(self, view: Mapping[str, Any], seats: tuple[SeatLabel, ...], rev: int) -> S:
+        """The game's snapshot of ``view`` with the lobby's ``seats``.
+
+        Raises:
+            KeyError, ValueError: ``view`` is not a view of this game.
+        """
+        ...
+
+    def table_screen(self, snapshot: S, *, bot_plays: bool = False) -> Screen[None]:
+        """A new table screen showing ``snapshot``; ``bot_plays``: a bot plays this seat
+        (autoplay), so the screen need not alert a person to what awaits them."""
+        ...
+
+    def show(self, screen: Screen[None], snapshot: S) -> None:
+        """Hand a newer ``snapshot`` to a screen made by :meth:`table_screen`."""
+        ...
+
+    def results_screen(self, snapshot: S) -> Screen[None]:
+        """The results of a finished game (``snapshot.over`` is true)."""
+        ...
+
+    def replay_screen(self, replay: Replay, *, start: int = 0) -> Screen[None]:
+        """The read-only replay of a logged game of this game, opened at step ``start``."""
+        ...
+
+    def help(self, lang: str = "en") -> str:
+        """The game's help as Markdown (its rules in short and its keys) in language
+        ``lang`` (``"en"``, ``"fr"``); English when there is none in that language."""
+        ...
+
+    def autoplay_move(self, bot: Agent, snapshot: S) -> Wire | None:
+        """The move ``bot`` makes for this client's seat, or ``None`` when the game waits
+        for someone else. The bot gets this seat's view and its legal actions only."""
+        ...
+
+    def fallback_move(self, snapshot: S) -> Wire | None:
+        """A move that is always legal while this seat is waited on (ready, decline, end
+        the turn…), for when the server refused the bot's; ``None`` if there is none."""
+        ...
+
+
+def load_game_ui(game: str | None = None) -> GameUI[Any]:
+    """The :class:`GameUI` of the registered game ``game`` (``None``: the default game).
+
+    Imports the module named by the game's ``GameEntry.ui`` on first use.
+
+    Raises:
+        ValueError: no such game, or its UI module has no :data:`UI_ATTRIBUTE`.
+    """
+    entry = game_entry(game or DEFAULT_GAME)
+    module = importlib.import_module(entry.ui)
+    ui: GameUI[Any] | None = getattr(module, UI_ATTRIBUTE, None)
+    if ui is None:
+        raise ValueError(
+            f"{entry.ui} has no {UI_ATTRIBUTE}: the game {entry.name!r} has no screens"
+        )
+    return ui

@@ -1,0 +1,106 @@
+"""The host's controls, for the app that hosts a LAN table (``poissonnier host``).
+
+In the lobby before the start: add a bot (``b``), remove one (``x``), pick
+the next bot's level (``l``), start the game (Enter). During the game: the
+seats dialog (F2) hands an absent player's seat to a bot, or gives a
+stand-in's seat back. The keys are the connecting screen's and the app's
+bindings; :meth:`~poissonnier_tui.shell.app.PoissonnierApp.check_action`
+shows them only to the host.
+"""
+
+from __future__ import annotations
+
+from net.table import Refused
+from poissonnier_tui.hosting.tables import HostedTable
+from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.table_app import TableApp
+
+
+class HostControls(TableApp):
+    """The host's actions on its own table (each does nothing when this app hosts none)."""
+
+    def _say_host_lobby(self, hosted: HostedTable) -> None:
+        """The host's lobby message: where friends find the table, and the host's keys."""
+        code = hosted.settings.code
+        if hosted.advertiser is not None:
+            seen = "Friends see it in their lobby (poissonnier join) or type:"
+        elif hosted.advert_error is not None:
+            why = hosted.advert_error
+            seen = f"It could not be announced on the LAN ({why}); friends type:"
+        else:
+            seen = "It is not announced on the LAN; friends type:"
+        self._say(
+            f"Your table {hosted.settings.name!r} is open on {hosted.address}"
+            + (f" (join code {code})" if code else "")
+            + f".\n{seen}\npoissonnier join {hosted.address}"
+            + (f" --code {code}" if code else "")
+            + f"\n\nb adds a {hosted.level} bot (l changes the level), x removes one,"
+            " Enter starts the game."
+        )
+
+    async def action_add_bot(self) -> None:
+        """Host, in the lobby: a bot takes the last open seat."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            seat = await hosted.add_bot()
+        except Refused as exc:
+            self.notify(exc.message, severity="error")
+            return
+        if seat is None:
+            self.notify("Every seat is taken.", severity="warning")
+
+    def action_next_level(self) -> None:
+        """Host, in the lobby: the next bot added is one level up (easy after hard)."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        level = hosted.next_level()
+        self._say_host_lobby(hosted)
+        self.notify(f"The next bot will play at the {level} level.", timeout=3)
+
+    async def action_remove_bot(self) -> None:
+        """Host, in the lobby: the first bot leaves its seat open."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            seat = await hosted.remove_bot()
+        except Refused as exc:
+            self.notify(exc.message, severity="error")
+            return
+        if seat is None:
+            self.notify("There is no bot to remove.", severity="warning")
+
+    def action_seats(self) -> None:
+        """Host, during the game: the seats, to hand an absent player's seat to a bot."""
+        hosted = self.hosted
+        if hosted is None or isinstance(self.screen, SeatsDialog):
+            return
+        self.push_screen(SeatsDialog(lambda: self.seats, hosted.is_stand_in))
+
+    async def on_seats_dialog_seat_picked(self, event: SeatsDialog.SeatPicked) -> None:
+        """Hand the seat to a bot, or give a stand-in's seat back to its absent player."""
+        hosted = self.hosted
+        if hosted is None:
+            return
+        try:
+            if event.to_bot:
+                await hosted.hand_to_bot(event.seat)
+            else:
+                await hosted.give_back(event.seat)
+        except Refused as exc:
+            self.notify(exc.message, title="Seats", severity="error")
+
+    async def action_start_game(self) -> None:
+        """The host starts the table's game (LAN tables; solo starts by itself)."""
+        hosted = self.hosted
+        if hosted is not None:  # our own table: start it directly, and say why not
+            try:
+                await hosted.server.start()
+            except Refused as exc:
+                self.notify(exc.message, title="Not yet", severity="warning")
+            return
+        if self.link is not None:
+            await self.link.start()

@@ -1,0 +1,231 @@
+"""The network worker's body and the outbox: a table's frames in, moves out, as messages.
+
+No widgets here. :class:`TableRelay` opens a link with its ``connect``
+callable (:func:`~poissonnier_tui.shell.link.open_link` by default; tests pass
+one that returns a link of their own, e.g. the rules engine in process), turns
+each server frame into a message of :mod:`poissonnier_tui.shell.messages` and
+posts it, and sends the moves queued with :meth:`TableRelay.send` one by one,
+in order. The app runs :meth:`TableRelay.run` in an App-level worker (screen
+workers would die with their screen).
+
+Nothing here may end the app silently: a move that cannot be sent becomes
+:class:`~poissonnier_tui.shell.messages.ActionRefused`, a failed join
+:class:`~poissonnier_tui.shell.messages.ConnectFailed`, a lost connection or an
+unexpected exception :class:`~poissonnier_tui.shell.messages.Disconnected`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from net.client import JoinError
+from net.game import Wire
+from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from poissonnier_tui.shell.link import open_link
+from poissonnier_tui.shell.messages import (
+    ActionAcked,
+    ActionRefused,
+    Connected,
+    ConnectFailed,
+    Disconnected,
+    LobbyChanged,
+    Progress,
+    ViewReceived,
+)
+from poissonnier_tui.shell.seats import seat_names
+from poissonnier_tui.shell.session import Session
+
+if TYPE_CHECKING:
+    from textual.message import Message
+
+    from poissonnier_tui.hosting.tables import HostedTable
+
+log = logging.getLogger(__name__)
+
+
+class Link(Protocol):
+    """A joined table as the worker uses it (:class:`~poissonnier_tui.shell.link.TableLink`).
+
+    Attributes:
+        seat: our seat, ``None`` for a spectator.
+        token: the seat's reconnect token.
+        table_name: the table's name.
+        address: ``host:port`` for messages to the player.
+        game: the game the table plays (a registry name).
+        lost_reason: why the connection ended, once it has.
+        hosted: the LAN table this process hosts, if any.
+    """
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def token(self) -> str | None: ...
+
+    @property
+    def table_name(self) -> str: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def lost_reason(self) -> str | None: ...
+
+    @property
+    def hosted(self) -> HostedTable | None: ...
+
+    def messages(self) -> AsyncIterator[ServerMessage]:
+        """The table's messages in order, until the connection ends."""
+        ...
+
+    async def send_action(self, action: Mapping[str, Any]) -> int:
+        """Send a game action; returns the ``seq`` its ``ack`` or ``error`` echoes."""
+        ...
+
+    async def start(self) -> None:
+        """Ask the table to start the game (the host only)."""
+        ...
+
+    async def close(self) -> None:
+        """Leave the table (and stop what this process runs for it). Safe twice."""
+        ...
+
+
+class Connect(Protocol):
+    """Opens the table a session describes (the signature of ``open_link``).
+
+    Raises:
+        JoinError: the table refused us or could not be reached.
+        OSError: a port cannot be bound or reached.
+        ValueError: impossible settings.
+    """
+
+    async def __call__(
+        self, session: Session, *, say: Callable[[str], None] | None = None
+    ) -> Link: ...
+
+
+class TableRelay:
+    """One table's connection for the app: the worker's loop and the outbox of moves.
+
+    Args:
+        post: posts a message to the app (``App.post_message``).
+        connect: opens the link (default :func:`~poissonnier_tui.shell.link.open_link`).
+    """
+
+    def __init__(self, post: Callable[[Message], object], connect: Connect | None = None) -> None:
+        self._post = post
+        self._connect: Connect = connect or open_link
+        self.link: Link | None = None
+        """The live connection, while there is one."""
+        self.sent: dict[int, Wire] = {}
+        """Actions in flight by ``seq``, to name them when refused."""
+        self._outbox: asyncio.Queue[Wire] = asyncio.Queue()
+
+    async def run(self, session: Session) -> None:
+        """Join (or start and join) the table, then relay its frames as messages until the
+        connection ends; never raises (every failure becomes a message)."""
+
+        def say(text: str) -> None:
+            self._post(Progress(text))
+
+        try:
+            link = await self._connect(session, say=say)
+        except OSError as exc:  # a host's port is taken, a bad --interface
+            self._post(ConnectFailed("unreachable", f"Cannot open the table: {exc}"))
+            return
+        except JoinError as exc:
+            self._post(ConnectFailed(exc.code, exc.message))
+            return
+        except Exception as exc:  # e.g. no free port, unknown bot kind: say so, don't die
+            log.exception("Could not open the table.")
+            self._post(ConnectFailed("error", str(exc) or type(exc).__name__))
+            return
+        self.link = link
+        self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
+        pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
+        reason = "The table closed the connection."
+        closed = False
+        try:
+            async for msg in link.messages():
+                if isinstance(msg, View):
+                    self._post(ViewReceived(msg.rev, dict(msg.view)))
+                elif isinstance(msg, Lobby):
+                    seats = seat_names([s.to_wire() for s in msg.seats])
+                    self._post(LobbyChanged(seats, msg.started, msg.phase))
+                elif isinstance(msg, Ack):
+                    self._post(ActionAcked(msg.seq))
+                elif isinstance(msg, ErrorReply):
+                    self._post(ActionRefused(msg.code, msg.message, msg.seq))
+                elif isinstance(msg, Bye):
+                    reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    closed = msg.reason == TABLE_CLOSED
+            reason = link.lost_reason or reason
+        except Exception as exc:  # a bug in the relay must surface, not end the app silently
+            log.exception("The table connection failed.")
+            reason = f"The connection failed: {exc}"
+        finally:
+            pump.cancel()
+        self._post(Disconnected(reason, table_closed=closed))
+
+    async def _pump_outbox(self, link: Link) -> None:
+        """Send queued moves one by one, in the order they were chosen."""
+        while True:
+            action = await self._outbox.get()
+            try:
+                seq = await link.send_action(action)
+            except Exception as exc:  # closed connection or an action that can't be sent
+                self._post(
+                    ActionRefused("not_sent", f"Could not send that move: {exc}", None, action)
+                )
+                continue
+            self.sent[seq] = action
+
+    def send(self, action: Wire) -> bool:
+        """Queue ``action`` for the server; ``False`` (nothing queued) when not connected.
+
+        The answer comes back as :class:`ActionAcked` or :class:`ActionRefused`.
+        """
+        if self.link is None:
+            return False
+        self._outbox.put_nowait(action)
+        return True
+
+    @property
+    def queued(self) -> int:
+        """Moves queued and not yet handed to the link."""
+        return self._outbox.qsize()
+
+    def refused(self, event: ActionRefused) -> Wire | None:
+        """The action ``event`` refuses, if known (forgotten from the in-flight ones)."""
+        if event.action is not None:
+            return event.action
+        return self.sent.pop(event.seq, None) if event.seq is not None else None
+
+    def acked(self, seq: int) -> None:
+        """The action numbered ``seq`` was accepted: no longer in flight."""
+        self.sent.pop(seq, None)
+
+    def lost(self) -> None:
+        """The connection ended (the worker said so): no link any more."""
+        self.link = None
+
+    async def close(self) -> None:
+        """Close the link if there is one; never raises (the app may be exiting)."""
+        link, self.link = self.link, None
+        if link is not None:
+            try:
+                await link.close()
+            except Exception:  # closing must never stop the app from exiting
+                log.exception("Closing the table link failed.")
+
+    def reset(self) -> None:
+        """Forget the moves of the last table (before joining another)."""
+        self.sent.clear()
+        self._outbox = asyncio.Queue()
