@@ -27,7 +27,7 @@ from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.messages import NAME_MAX, SeatInfo
 from net.server import TableServer, TableSummary
-from net.turns import TimeLimit
+from net.turns import StepLimit, TimeLimit
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame, PoissonnierMatch
 from poissonnier_tui.games.poissonnier.rules.state import Phase
@@ -99,11 +99,15 @@ def incompatibility(ad: TableAd) -> str | None:
 
 
 def fill_time_limit(seconds: float) -> TimeLimit:
-    """R6: a table time limit of ``seconds`` on the fill step only (no limit elsewhere)."""
+    """R6: a table time limit of ``seconds`` on the fill step only (no limit elsewhere).
 
-    def limit(match: Match, seat: int) -> float | None:
+    The limit is on the step (:class:`net.turns.StepLimit`): it counts from the
+    step's start whatever the seats do, so moving fish never buys time.
+    """
+
+    def limit(match: Match, seat: int) -> StepLimit | None:
         if isinstance(match, PoissonnierMatch) and match.state.phase is Phase.FILL:
-            return seconds
+            return StepLimit(("fill", match.state.turn), seconds)
         return None
 
     return limit
