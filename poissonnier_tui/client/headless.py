@@ -17,6 +17,8 @@ from net.client import TableClient
 from net.game import Agent
 from net.messages import ErrorReply, Lobby, ServerMessage, View
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
+from poissonnier_tui.games.poissonnier.ui.autoplay import fallback_move
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 
 #: Called with every message the seat receives (e.g. to record frames).
 Observer = Callable[[ServerMessage], None]
@@ -77,9 +79,6 @@ async def play_seat(
             refused += 1
             await asyncio.sleep(RETRY_PAUSE * refused)
             if refused > RETRIES:
-                from poissonnier_tui.games.poissonnier.ui.autoplay import fallback_move
-                from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-
                 fallback = fallback_move(TableSnapshot(last.view, (), last.rev))
                 sent = None if fallback is None else await client.send_action(fallback)
                 if on_send is not None and sent is not None and fallback is not None:

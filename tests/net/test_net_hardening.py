@@ -29,9 +29,9 @@ from net.guard import (
     same_secret,
 )
 from net.server import ACTION_BURST, ACTION_RATE, TableServer, Timing
-from poissonnier_tui.game import cards
-from poissonnier_tui.lan import fill_time_limit
-from poissonnier_tui.table import PoissonnierGame
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.hosting.lan import fill_time_limit
 
 APP = "1.0"
 QUICK = Timing(ping_interval=5.0, idle_timeout=10.0, hello_timeout=2.0, close_timeout=0.5)
