@@ -308,6 +308,7 @@ class TableServer:
         self._server: asyncio.Server | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._over = asyncio.Event()
+        self._admitting = asyncio.Event()  # set: connections are read (see open)
         self._closing = False
 
     # --- lifecycle ----------------------------------------------------------
@@ -316,16 +317,18 @@ class TableServer:
         """Start listening (and, for ``auto_start`` with no open seat, start the game).
 
         Args:
-            admit: Accept connections at once. With ``False`` the port is
-                bound (and :attr:`port` known) but connections wait in the
-                system's queue, unanswered, until :meth:`admit` (e.g. until
-                the table is advertised and says it is ready).
+            admit: Admit connections at once. With ``False`` the port
+                listens (and :attr:`port` is known) but every connection waits,
+                unread and unanswered, until :meth:`admit` (e.g. until the
+                table is advertised and says it is ready).
 
         Raises:
             OSError: The address cannot be bound (e.g. the port is in use).
         """
+        if admit:
+            self._admitting.set()
         self._server = await asyncio.start_server(
-            self._handle, sock=listening_socket(self._host, self._port), start_serving=admit
+            self._handle, sock=listening_socket(self._host, self._port)
         )
         self._port = self._server.sockets[0].getsockname()[1]
         self._pinger = asyncio.create_task(self._ping_loop(), name="table pings")
@@ -334,16 +337,12 @@ class TableServer:
             self._maybe_auto_start()
             self._changed()
 
-    async def admit(self) -> None:
-        """Start accepting connections after ``open(admit=False)``; idempotent.
+    def admit(self) -> None:
+        """Let in the connections waiting since ``open(admit=False)``, and all later ones.
 
-        Raises:
-            RuntimeError: :meth:`open` was not called.
+        Idempotent.
         """
-        if self._server is None:
-            raise RuntimeError("admit() comes after open()")
-        if not self._closing:
-            await self._server.start_serving()
+        self._admitting.set()
 
     async def __aenter__(self) -> TableServer:
         await self.open()
@@ -360,6 +359,7 @@ class TableServer:
         if self._closing:
             return
         self._closing = True
+        self._admitting.set()  # those still waiting hear "bye" below
         if self._server is not None:
             self._server.close()
         if self._pinger is not None:
@@ -528,6 +528,7 @@ class TableServer:
         self._conns.add(conn)
         client: _Client | None = None
         try:
+            await self._admitting.wait()  # set by admit(), or close()
             if self._closing:
                 conn.send(Bye("closing").to_wire())
                 return
