@@ -75,11 +75,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The process exit code: 0 on success, 1 when a command failed (e.g. a
-        simulation saw errors), 2 on bad arguments.
+        simulation saw errors), 2 on bad arguments, 130 after a Ctrl-C that no
+        command handled itself.
     """
-    args = build_parser().parse_args(argv)
-    run = getattr(args, "run", None)
-    return int(run(args)) if run is not None else run_solo(args)
+    try:
+        args = build_parser().parse_args(argv)
+        run = getattr(args, "run", None)
+        return int(run(args)) if run is not None else run_solo(args)
+    except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
+        return 130
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ bots in the lobby, hand an absent player's seat to a bot mid-game.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import ipaddress
 import logging
@@ -337,7 +338,9 @@ async def open_table(
             when its game starts (every table keeps one).
 
     Returns:
-        The running table.
+        The running table, admitting players. Nobody is admitted before (the
+        port is bound first, connections wait), and a cancellation part-way
+        closes what was opened.
 
     Raises:
         OSError: the port cannot be bound (in use, or a bad ``--interface``).
@@ -387,19 +390,26 @@ async def open_table(
 
     limit = fill_time_limit(settings.fill_timeout) if settings.fill_timeout else None
     server = build(DEFAULT_PORT if settings.port is None else settings.port)
+    # The port listens at once, but nobody is let in (connections wait) until
+    # the table is advertised and complete: then the caller says it is ready.
     try:
-        await server.open()
+        await server.open(admit=False)
     except OSError as exc:
         # A resumed table keeps its port: players' saved tokens are keyed by address.
         if settings.port is not None or resume is not None or exc.errno != errno.EADDRINUSE:
             raise
         log.info("Port %d is busy; taking a free one.", DEFAULT_PORT)
         server = build(0)
-        await server.open()
+        await server.open(admit=False)
     shown = settings.interface or advertised_addresses(None)[0]
     table = HostedTable(server, settings, seed, format_address(shown, server.port))
-    if settings.advertise if advertise is None else advertise:
-        await table.advertise()
+    try:
+        if settings.advertise if advertise is None else advertise:
+            await table.advertise()
+        server.admit()
+    except BaseException:  # cancelled (Ctrl-C) or failed half-way: leave nothing open
+        await asyncio.shield(table.close("closing"))
+        raise
     return table
 
 
