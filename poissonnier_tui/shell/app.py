@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -242,7 +243,7 @@ class PoissonnierApp(App[None]):
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
-                    self.post_message(ViewReceived(msg.rev, dict(msg.view)))
+                    self.post_message(ViewReceived(msg.rev, dict(msg.view), msg.ends_in_ms))
                 elif isinstance(msg, Lobby):
                     self.post_message(
                         LobbyChanged(
@@ -362,7 +363,10 @@ class PoissonnierApp(App[None]):
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
-        self.snapshot = TableSnapshot(event.view, self.seats, event.rev)
+        deadline = None
+        if event.ends_in_ms is not None:
+            deadline = time.monotonic() + event.ends_in_ms / 1000
+        self.snapshot = TableSnapshot(event.view, self.seats, event.rev, deadline)
         self._autoplay_step()
 
     def watch_snapshot(self, snap: TableSnapshot | None) -> None:
