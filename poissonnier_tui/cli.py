@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
+
+if __name__ == "__main__":
+    # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 from poissonnier_tui import __version__
 from poissonnier_tui.commands import MODULES, bot_delay
@@ -79,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command handled itself.
     """
     try:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         args = build_parser().parse_args(argv)
         run = getattr(args, "run", None)
         return int(run(args)) if run is not None else run_solo(args)

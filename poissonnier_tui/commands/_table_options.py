@@ -7,7 +7,6 @@ import getpass
 import socket
 from typing import TYPE_CHECKING
 
-from net.guard import generate_code
 from poissonnier_tui.commands import bot_delay
 from poissonnier_tui.commands._resume import add_resume_options
 
@@ -124,6 +123,7 @@ def settings_from(
     args: argparse.Namespace, *, host_seat: bool, start_when_full: bool
 ) -> TableSettings:
     """A :class:`~poissonnier_tui.hosting.lan.TableSettings` from parsed options."""
+    from net.guard import generate_code
     from poissonnier_tui.hosting.lan import TableSettings
 
     return TableSettings(
