@@ -58,15 +58,24 @@ class SlowAdvert:
         monkeypatch.setattr(HostedTable, "advertise", advertise)
 
 
-async def test_nobody_is_admitted_while_the_table_opens(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+async def opening(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[SlowAdvert, int, asyncio.Future[int]]:
+    """``serve`` started in-process and held where it registers its advert:
+    the advert, the table's port, and the running command."""
     advert = SlowAdvert()
     advert.install(monkeypatch)
     port = free_port()
     running = asyncio.ensure_future(_serve(TableSettings(name="Signals", seats=2, port=port)))
     async with asyncio.timeout(10):
         await advert.entered.wait()
+    return advert, port, running
+
+
+async def test_nobody_is_admitted_while_the_table_opens(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    advert, port, running = await opening(monkeypatch)
     early = await Wire.open(port)  # the port is bound: the kernel queues the connection
     await early.send(hello("poissonnier", __version__, "Early"))
     with pytest.raises(TimeoutError):
@@ -85,12 +94,7 @@ async def test_nobody_is_admitted_while_the_table_opens(
 async def test_ctrl_c_while_the_table_opens_is_clean(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    advert = SlowAdvert()
-    advert.install(monkeypatch)
-    port = free_port()
-    running = asyncio.ensure_future(_serve(TableSettings(name="Signals", seats=2, port=port)))
-    async with asyncio.timeout(10):
-        await advert.entered.wait()
+    _advert, port, running = await opening(monkeypatch)
     os.kill(os.getpid(), signal.SIGINT)
     assert await running == 0
     out = capsys.readouterr()
