@@ -37,7 +37,7 @@ from net.server import TableServer, Timing
 
 APP = "1.0"
 CODE = "café"
-EXAMPLES = 300
+EXAMPLES = 360
 """Connections made per run; with 4 to 30 frames each, well over 2,000 frames."""
 TARGET = 2 * EXAMPLES + 20
 """The count the game goes to: each connection is followed by one move of each seat."""
