@@ -61,6 +61,8 @@ class FramedConnection:
         peer = writer.get_extra_info("peername")
         self.label = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "peer"
         """``host:port`` of the other end, for logs."""
+        self.address = str(peer[0]) if isinstance(peer, tuple) else "peer"
+        """The other end's address without its port: whom per-address limits count."""
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
         # A callback rather than the loop's own `finally`: a task cancelled
         # before it ever ran does not run its body at all.

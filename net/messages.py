@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, cast
 
 from net.game import Wire
+from net.guard import SECRET_MAX
 from net.schema import (
     BadMessage,
     Bool,
@@ -282,20 +283,35 @@ class Lobby:
 
 @dataclass(frozen=True)
 class View:
-    """What the recipient may know of the game now. Wire: ``{type: "view", rev: int, view: map}``.
+    """What the recipient may know of the game now.
+
+    Wire: ``{type: "view", rev: int, view: map, ends_in_ms: int|None}``.
+
+    Sent only when what the recipient may see changed (its view or the time
+    limit), so ``rev`` may skip numbers: other seats' private moves send nothing.
 
     Attributes:
         rev: 0 when the match starts, plus one per accepted action.
         view: Exactly ``Match.view(seat)`` for the recipient's seat.
+        ends_in_ms: Milliseconds, counted from when the frame was sent, until
+            the time limit of the step or turn in play runs out (then the
+            table plays the default action of every seat still waited on);
+            ``None`` when there is no limit now. The same for everyone.
     """
 
     TYPE: ClassVar[str] = "view"
     rev: int
     view: Wire
+    ends_in_ms: int | None = None
 
     def to_wire(self) -> Wire:
         """The wire map of this message."""
-        return {"type": self.TYPE, "rev": self.rev, "view": self.view}
+        return {
+            "type": self.TYPE,
+            "rev": self.rev,
+            "view": self.view,
+            "ends_in_ms": self.ends_in_ms,
+        }
 
 
 @dataclass(frozen=True)
@@ -360,7 +376,7 @@ _CLIENT: Final[dict[str, _Parser]] = {
                 "name": _NAME,
                 "role": OneOf(("player", "spectator")),
             },
-            {"token": Nullable(Str(1, 64)), "code": Nullable(Str(0, 64))},
+            {"token": Nullable(Str(1, SECRET_MAX)), "code": Nullable(Str(0, SECRET_MAX))},
         ),
         lambda m: Hello(
             protocol=m["protocol"],
@@ -433,8 +449,8 @@ _SERVER: Final[dict[str, _Parser]] = {
         ),
     ),
     View.TYPE: (
-        _record({"rev": Int(0), "view": _VIEW_SPEC}, open=True),
-        lambda m: View(rev=m["rev"], view=m["view"]),
+        _record({"rev": Int(0), "view": _VIEW_SPEC}, {"ends_in_ms": Nullable(Int(0))}, open=True),
+        lambda m: View(rev=m["rev"], view=m["view"], ends_in_ms=m.get("ends_in_ms")),
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
     ErrorReply.TYPE: (

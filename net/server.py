@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+import msgpack
 
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
 from net.game import Agent, GameDefinition, Wire
+from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
     NAME_MAX,
@@ -51,6 +54,47 @@ from net.turns import Outcome, TimeLimit, TurnKeeper
 
 log = logging.getLogger(__name__)
 
+HELLO_TIMEOUT: Final = 5.0
+"""Seconds a new connection has to send its ``hello``: a client sends it at once,
+so only an idle or half-sent connection waits this long for its slot back."""
+
+MAX_GREETERS: Final = 16
+"""Connections that have not said hello yet, all addresses together. A new one
+beyond it pushes out the one waiting longest (``busy``): a player's hello takes
+milliseconds, so a stranger holding slots open only ever pushes out their own."""
+
+MAX_GREETERS_PER_ADDRESS: Final = 4
+"""Connections not yet past hello from one address (the oldest of that address
+goes first): one machine cannot even fill the slots of the others."""
+
+MAX_SPECTATORS: Final = 32
+"""Spectators at one table: a room's worth of onlookers. Seated players are
+never counted: a seat always gets in with its token."""
+
+MAX_SPECTATORS_PER_ADDRESS: Final = 8
+"""Spectators from one address: a household or a classroom behind one NAT
+watching, but not one stranger taking every spectator place."""
+
+MESSAGE_RATE: Final = 20.0
+"""Messages a second one connection may send, of any type, pings included. A
+person acts a few times a second at most and the client pings every 15 s."""
+
+MESSAGE_BURST: Final = 40
+"""Messages one connection may send at once above :data:`MESSAGE_RATE` (a
+client catching up after a stall)."""
+
+ACTION_RATE: Final = 10.0
+"""Actions a second one seat may have accepted, over all its connections: a
+quick player rearranging crates makes 2 to 3; this bounds how fast a flooder
+grows the table's log (about 10 lines a second at most)."""
+
+ACTION_BURST: Final = 20
+"""Actions one seat may send at once above :data:`ACTION_RATE`."""
+
+MAX_STRIKES: Final = 20
+"""Refused messages (bad, illegal, or over the rate) in a row after which a
+connection is dropped; pings and pongs never clear the count."""
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -59,23 +103,36 @@ class Timing:
     Attributes:
         ping_interval: Seconds between keep-alive pings to each client.
         idle_timeout: Seconds of silence after which a client is dropped.
-        hello_timeout: Seconds a new connection has to send its ``hello``.
+        hello_timeout: See :data:`HELLO_TIMEOUT`.
         queue_size: Frames queued per client before it counts as too slow.
         write_timeout: Seconds one write may block before the client is dropped.
         close_timeout: Seconds :meth:`TableServer.close` waits for each goodbye to flush.
-        max_strikes: Refused messages in a row after which a client is dropped.
-        max_connections: Open connections (players, spectators, greeters)
-            beyond which new ones are turned away with ``busy``.
+        max_strikes: See :data:`MAX_STRIKES`.
+        max_greeters: See :data:`MAX_GREETERS`.
+        max_greeters_per_address: See :data:`MAX_GREETERS_PER_ADDRESS`.
+        max_spectators: See :data:`MAX_SPECTATORS`.
+        max_spectators_per_address: See :data:`MAX_SPECTATORS_PER_ADDRESS`.
+        message_rate: See :data:`MESSAGE_RATE`.
+        message_burst: See :data:`MESSAGE_BURST`.
+        action_rate: See :data:`ACTION_RATE`.
+        action_burst: See :data:`ACTION_BURST`.
     """
 
     ping_interval: float = 15.0
     idle_timeout: float = 45.0
-    hello_timeout: float = 10.0
+    hello_timeout: float = HELLO_TIMEOUT
     queue_size: int = QUEUE_SIZE
     write_timeout: float = WRITE_TIMEOUT
     close_timeout: float = 2.0
-    max_strikes: int = 20
-    max_connections: int = 64
+    max_strikes: int = MAX_STRIKES
+    max_greeters: int = MAX_GREETERS
+    max_greeters_per_address: int = MAX_GREETERS_PER_ADDRESS
+    max_spectators: int = MAX_SPECTATORS
+    max_spectators_per_address: int = MAX_SPECTATORS_PER_ADDRESS
+    message_rate: float = MESSAGE_RATE
+    message_burst: int = MESSAGE_BURST
+    action_rate: float = ACTION_RATE
+    action_burst: int = ACTION_BURST
 
 
 @dataclass(frozen=True)
@@ -113,7 +170,9 @@ class _Client:
 
     conn: FramedConnection
     seat: int | None  # None: a spectator
+    bucket: TokenBucket
     strikes: int = field(default=0)
+    last_view: bytes | None = field(default=None)  # what its last view frame showed
 
 
 class TableServer:
@@ -155,6 +214,10 @@ class TableServer:
             ``"record_failed"``); a resume from the log then matches what
             every player saw.
         timing: Network timings and limits.
+        code_guard: Counts wrong join codes per address (default
+            :class:`net.guard.CodeGuard` with its documented numbers).
+        clock: Monotonic clock in seconds for rate limits and the code
+            back-off (tests speed it up).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -185,8 +248,12 @@ class TableServer:
         on_change: Callable[[TableSummary], None] | None = None,
         on_action: Callable[[int, Wire], Awaitable[None]] | None = None,
         timing: Timing | None = None,
+        code_guard: CodeGuard | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         _check_text("table name", name, 64)
+        if code is not None:
+            _check_text("join code", code, SECRET_MAX)
         _check_text("app version", app_version, 32)
         _check_text("game name", game.name, 32)
         names = dict(bot_names or {})
@@ -213,6 +280,11 @@ class TableServer:
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
+        self._code_guard = code_guard or CodeGuard()
+        self._clock = clock
+        self._refusals = ThrottledLog(log)
+        self._greeters: dict[FramedConnection, None] = {}  # not past hello, oldest first
+        self._seat_buckets: dict[int, TokenBucket] = {}
         self._allow_spectators = allow_spectators
         self._auto_start = auto_start
         self._check_app_version = check_app_version
@@ -236,16 +308,25 @@ class TableServer:
         self._server: asyncio.Server | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._over = asyncio.Event()
+        self._admitting = asyncio.Event()  # set: connections are read (see open)
         self._closing = False
 
     # --- lifecycle ----------------------------------------------------------
 
-    async def open(self) -> None:
+    async def open(self, *, admit: bool = True) -> None:
         """Start listening (and, for ``auto_start`` with no open seat, start the game).
+
+        Args:
+            admit: Admit connections at once. With ``False`` the port
+                listens (and :attr:`port` is known) but every connection waits,
+                unread and unanswered, until :meth:`admit` (e.g. until the
+                table is advertised and says it is ready).
 
         Raises:
             OSError: The address cannot be bound (e.g. the port is in use).
         """
+        if admit:
+            self._admitting.set()
         self._server = await asyncio.start_server(
             self._handle, sock=listening_socket(self._host, self._port)
         )
@@ -255,6 +336,13 @@ class TableServer:
         async with self._lock:
             self._maybe_auto_start()
             self._changed()
+
+    def admit(self) -> None:
+        """Let in the connections waiting since ``open(admit=False)``, and all later ones.
+
+        Idempotent.
+        """
+        self._admitting.set()
 
     async def __aenter__(self) -> TableServer:
         await self.open()
@@ -271,6 +359,7 @@ class TableServer:
         if self._closing:
             return
         self._closing = True
+        self._admitting.set()  # those still waiting hear "bye" below
         if self._server is not None:
             self._server.close()
         if self._pinger is not None:
@@ -439,13 +528,15 @@ class TableServer:
         self._conns.add(conn)
         client: _Client | None = None
         try:
+            await self._admitting.wait()  # set by admit(), or close()
             if self._closing:
                 conn.send(Bye("closing").to_wire())
                 return
-            if len(self._conns) > self._timing.max_connections:
-                self._send_error(conn, "busy", "This table has too many connections; try later.")
-                return
-            client = await self._handshake(conn)
+            self._greet(conn)
+            try:
+                client = await self._handshake(conn)
+            finally:
+                self._greeters.pop(conn, None)
             if client is not None:
                 await self._serve(client)
         except Exception:
@@ -453,6 +544,7 @@ class TableServer:
             # connection ends.
             log.exception("Connection %s failed.", conn.label)
         finally:
+            self._greeters.pop(conn, None)
             if client is not None:
                 await self._leave(client)
             conn.close(conn.close_reason or "closing")
@@ -460,6 +552,31 @@ class TableServer:
             self._conns.discard(conn)
             if task is not None:
                 self._handlers.discard(task)
+
+    def _greet(self, conn: FramedConnection) -> None:
+        """Count ``conn`` among the connections waiting to say hello, making room first.
+
+        Beyond the per-address or the overall cap the oldest greeter (of the
+        same address, or of all) is told ``busy`` and closed: a newcomer's
+        hello comes at once, so those holding slots open lose them, never a
+        player who is reconnecting.
+        """
+        same = [c for c in self._greeters if c.address == conn.address]
+        old: FramedConnection | None = None
+        if len(same) >= self._timing.max_greeters_per_address:
+            old = same[0]
+        elif len(self._greeters) >= self._timing.max_greeters:
+            old = next(iter(self._greeters))
+        if old is not None:
+            del self._greeters[old]
+            self._refusals.warning(
+                "Busy: closed %s, which had not said hello, to make room for %s.",
+                old.label,
+                conn.label,
+            )
+            self._send_error(old, "busy", "Too many connections are waiting; try again.")
+            old.close("busy")
+        self._greeters[conn] = None
 
     async def _handshake(self, conn: FramedConnection) -> _Client | None:
         """Read and answer the hello; return the admitted client, or None (conn to close)."""
@@ -486,7 +603,10 @@ class TableServer:
             try:
                 return self._admit(conn, msg)
             except Refused as exc:
-                log.info("Refused %s (%s): %s", conn.label, exc.code, exc.message)
+                if exc.code in ("busy", "bad_code", "slow_down"):
+                    self._refusals.warning("Refused %s (%s): %s", conn.label, exc.code, exc.message)
+                else:
+                    log.info("Refused %s (%s): %s", conn.label, exc.code, exc.message)
                 self._send_error(conn, exc.code, exc.message)
                 return None
 
@@ -502,16 +622,17 @@ class TableServer:
             )
         if hello.game != self.game.name:
             raise Refused("wrong_game", f"This table plays {self.game.name!r}, not {hello.game!r}.")
-        if self._code is not None and (
-            hello.code is None or not secrets.compare_digest(hello.code, self._code)
-        ):
-            what = "is wrong" if hello.code else "is needed"
-            raise Refused("bad_code", f"This table's join code {what}; ask the host for it.")
+        # A seat's token is a 128-bit secret given only after the code was
+        # right: its holder is back, whatever the code or the caps say.
+        returning = hello.role == "player" and self._table.holds_token(hello.token)
+        if self._code is not None and not returning:
+            self._check_code(conn, hello.code)
         seat: int | None = None
         token: str | None = None
         if hello.role == "spectator":
             if not self._allow_spectators:
                 raise Refused("spectators_not_allowed", "This table does not allow spectators.")
+            self._check_room_for_spectator(conn)
         else:
             try:
                 seat, token, _reclaimed = self._table.claim(hello.name, hello.token)
@@ -526,7 +647,8 @@ class TableServer:
                 old.conn.close("replaced")
                 self._clients.remove(old)
             self._table.set_connected(seat, True)
-        client = _Client(conn, seat)
+        bucket = TokenBucket(self._timing.message_rate, self._timing.message_burst)
+        client = _Client(conn, seat, bucket)
         self._clients.append(client)
         if seat is not None:
             self._by_seat[seat] = client
@@ -543,11 +665,39 @@ class TableServer:
         log.info("%s joined as %s.", conn.label, "spectator" if seat is None else f"seat {seat}")
         self._changed()
         if self._table.match is not None:
-            frame = self._view_frame(seat)
-            if frame is not None:
+            shown = self._view_frame(seat)
+            if shown is not None:
+                client.last_view, frame = shown
                 conn.send_frame(frame)
         self._maybe_auto_start()
         return client
+
+    def _check_code(self, conn: FramedConnection, code: str | None) -> None:
+        """Check a hello's join code, with the per-address back-off. Raises Refused."""
+        now = self._clock()
+        wait = self._code_guard.wait(conn.address, now)
+        if wait > 0:
+            raise Refused(
+                "slow_down",
+                f"Too many wrong join codes from your address; try again in {wait:.0f} s.",
+            )
+        if code is not None and same_secret(code, self._code or ""):
+            self._code_guard.succeeded(conn.address)
+            return
+        if not code:
+            raise Refused("bad_code", "This table's join code is needed; ask the host for it.")
+        wait = self._code_guard.failed(conn.address, now)
+        later = f" Wait {wait:.0f} s before trying again." if wait > 0 else ""
+        raise Refused("bad_code", f"This table's join code is wrong; ask the host for it.{later}")
+
+    def _check_room_for_spectator(self, conn: FramedConnection) -> None:
+        """Refuse (``busy``) a spectator beyond the overall or per-address cap."""
+        watching = [c for c in self._clients if c.seat is None and not c.conn.closing]
+        if len(watching) >= self._timing.max_spectators:
+            raise Refused("busy", f"This table has {len(watching)} spectators, its most.")
+        mine = sum(1 for c in watching if c.conn.address == conn.address)
+        if mine >= self._timing.max_spectators_per_address:
+            raise Refused("busy", f"Your address already has {mine} spectators here, the most.")
 
     async def _serve(self, client: _Client) -> None:
         """Read and handle a client's messages until it leaves or is dropped."""
@@ -567,14 +717,18 @@ class TableServer:
                 return
             except ConnectionLost:
                 return
-            try:
-                msg = parse_client_message(raw)
-            except BadMessage as exc:
-                self._refuse(client, exc.code, exc.message, _seq_of(raw))
+            if not client.bucket.take(self._clock()):
+                # Dropped unread: costs nothing but this refusal and a strike.
+                self._refuse(client, "slow_down", "Too many messages; slow down.", _seq_of(raw))
             else:
-                if isinstance(msg, Bye):
-                    return
-                await self._dispatch(client, msg)
+                try:
+                    msg = parse_client_message(raw)
+                except BadMessage as exc:
+                    self._refuse(client, exc.code, exc.message, _seq_of(raw))
+                else:
+                    if isinstance(msg, Bye):
+                        return
+                    await self._dispatch(client, msg)
             if client.strikes >= self._timing.max_strikes:
                 log.warning("Dropping %s: %d refusals in a row.", conn.label, client.strikes)
                 conn.send(Bye("too_many_errors").to_wire())
@@ -586,20 +740,30 @@ class TableServer:
     async def _dispatch(
         self, client: _Client, msg: Hello | ActionRequest | Start | Ping | Pong
     ) -> None:
+        # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
             client.conn.send(Pong().to_wire())
-            client.strikes = 0
         elif isinstance(msg, Pong):
-            client.strikes = 0
+            pass
         elif isinstance(msg, Hello):
             self._refuse(client, "bad_message", "This connection has already said hello.")
         elif isinstance(msg, Start):
             await self._client_start(client)
         elif client.seat is None:
             self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
+        elif not self._seat_bucket(client.seat).take(self._clock()):
+            self._refuse(client, "slow_down", "Too many moves; slow down.", msg.seq)
         else:
             action = msg.action
             await self._submit(client.seat, lambda: action, "client", origin=client, seq=msg.seq)
+
+    def _seat_bucket(self, seat: int) -> TokenBucket:
+        """The seat's action budget, shared by all its connections, present and future."""
+        bucket = self._seat_buckets.get(seat)
+        if bucket is None:
+            bucket = TokenBucket(self._timing.action_rate, self._timing.action_burst)
+            self._seat_buckets[seat] = bucket
+        return bucket
 
     async def _client_start(self, client: _Client) -> None:
         if client.seat != 0:
@@ -680,9 +844,9 @@ class TableServer:
                     return "skipped"
             if origin is not None and seq is not None:
                 origin.conn.send(Ack(seq).to_wire())
-            self._broadcast_views()
             self._keeper.note_action(seat)
-            self._keeper.update()
+            self._keeper.update()  # first: the views carry the new time limit
+            self._broadcast_views()
             if self._table.phase == "over":
                 log.info("Table %r: game over at rev %d.", self.name, self._table.rev)
                 self._changed()
@@ -698,8 +862,8 @@ class TableServer:
             except Exception:
                 log.exception("on_start failed; carrying on.")
         self._changed()
+        self._keeper.update()  # first: the views carry the step's time limit
         self._broadcast_views()
-        self._keeper.update()
         if self._table.phase == "over":
             self._over.set()
 
@@ -728,18 +892,30 @@ class TableServer:
                 log.exception("on_change failed.")
 
     def _broadcast_views(self) -> None:
-        frames: dict[int | None, bytes | None] = {}
+        """Send each client its view, only if what it may see changed since its last one.
+
+        Nothing goes to a client whose view and time limit are as it last saw
+        them: another seat's private move (R15) must not even be heard of.
+        """
+        frames: dict[int | None, tuple[bytes, bytes] | None] = {}
         for client in self._clients:
             if client.seat not in frames:
                 frames[client.seat] = self._view_frame(client.seat)
-            frame = frames[client.seat]
-            if frame is not None:
-                client.conn.send_frame(frame)
+            shown = frames[client.seat]
+            if shown is not None and shown[0] != client.last_view:
+                client.last_view = shown[0]
+                client.conn.send_frame(shown[1])
 
-    def _view_frame(self, seat: int | None) -> bytes | None:
-        """The encoded ``view`` frame for ``seat``: the only game data that leaves."""
+    def _view_frame(self, seat: int | None) -> tuple[bytes, bytes] | None:
+        """``(what it shows, frame)``: the ``view`` frame for ``seat``, the only game
+        data that leaves, and the bytes of its view and deadline, to tell whether
+        anything the recipient may see changed."""
         try:
-            return encode(View(self._table.rev, self._table.view(seat)).to_wire())
+            view = self._table.view(seat)
+            due = self._keeper.countdown()
+            shown: bytes = msgpack.packb([view, due], use_bin_type=True)
+            ends_in = None if due is None else max(0, round((due - self._keeper.now()) * 1000))
+            return shown, encode(View(self._table.rev, view, ends_in).to_wire())
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)
             return None

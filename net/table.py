@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from net.game import ActionRejected, Agent, GameDefinition, Match, Wire
-from net.messages import Phase, SeatInfo, SeatKind
+from net.guard import same_secret
+from net.messages import NAME_MAX, Phase, SeatInfo, SeatKind
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +188,36 @@ class Table:
         """The bot playing ``seat`` now, or ``None`` for a human or open seat."""
         return self._seat(seat).agent
 
+    def holds_token(self, token: str | None) -> bool:
+        """Whether ``token`` is the token of a seat here (compared as secrets)."""
+        return self._seat_of_token(token) is not None
+
+    def _seat_of_token(self, token: str | None) -> int | None:
+        if token is None:
+            return None
+        found = None
+        for i, s in enumerate(self._seats):
+            # same_secret: a token is a password; don't leak its prefix by timing.
+            if s.token is not None and same_secret(token, s.token):
+                found = i
+        return found
+
+    def distinct_name(self, name: str) -> str:
+        """``name``, or ``"name (2)"``, ``"name (3)"``... if a seat already has it.
+
+        Names are compared without case or surrounding spaces, so players can
+        always tell seats apart; the result fits in :data:`~net.messages.NAME_MAX`.
+        """
+        taken = {s.name.strip().casefold() for s in self._seats if s.kind != "open"}
+        if name.strip().casefold() not in taken:
+            return name
+        for n in range(2, len(self._seats) + 2):
+            suffix = f" ({n})"
+            candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+            if candidate.strip().casefold() not in taken:
+                return candidate
+        return name  # unreachable: more candidates than seats
+
     def claim(self, name: str, token: str | None) -> tuple[int, str, bool]:
         """Seat a player: reclaim the seat ``token`` holds, or take the first open seat.
 
@@ -194,7 +225,8 @@ class Table:
         back from the bot.
 
         Args:
-            name: Display name for a newly taken seat (a reclaimed seat keeps its name).
+            name: Display name for a newly taken seat (a reclaimed seat keeps its
+                name); made distinct from the other seats' (:meth:`distinct_name`).
             token: A token from an earlier claim, or ``None``.
 
         Returns:
@@ -205,20 +237,21 @@ class Table:
             Refused: ``already_started`` (no new players once started) or
                 ``table_full``.
         """
-        if token is not None:
-            for i, s in enumerate(self._seats):
-                # compare_digest: a token is a password; don't leak its prefix by timing.
-                if s.token is not None and secrets.compare_digest(s.token, token):
-                    if s.kind == "bot":  # a bot stood in while they were away: it steps down
-                        self._seats[i] = _Seat(
-                            "human", name=s.name, token=s.token, absent_since=self._clock()
-                        )
-                    return i, s.token, True
+        i = self._seat_of_token(token)
+        if i is not None:
+            s = self._seats[i]
+            assert s.token is not None
+            if s.kind == "bot":  # a bot stood in while they were away: it steps down
+                self._seats[i] = _Seat(
+                    "human", name=s.name, token=s.token, absent_since=self._clock()
+                )
+            return i, s.token, True
         if self.phase != "lobby":
             raise Refused("already_started", "This game has already started.")
         for i, s in enumerate(self._seats):
             if s.kind == "open":
                 fresh = secrets.token_urlsafe(16)
+                name = self.distinct_name(name)
                 self._seats[i] = _Seat("human", name=name, token=fresh, absent_since=self._clock())
                 return i, fresh, False
         raise Refused("table_full", f"All {len(self._seats)} seats at this table are taken.")

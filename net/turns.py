@@ -21,7 +21,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from net.frames import wire_copy
@@ -30,9 +31,30 @@ from net.table import Table
 
 log = logging.getLogger(__name__)
 
-TimeLimit = Callable[[Match, int], float | None]
-"""``limit(match, seat)``: seconds ``seat`` may be waited on in the match's
-current state, or ``None`` for no limit now (e.g. a limit on one step only)."""
+
+@dataclass(frozen=True)
+class StepLimit:
+    """A time limit on a whole step of the game, shared by every seat in it.
+
+    It counts from the moment any seat was first waited on in ``step``,
+    whatever the seats do meanwhile: moves, taking back a ready declaration or
+    reconnecting never give more time (RULES.md R6 limits the step, not each
+    move). Once it has run out, a seat still waited on in the step gets its
+    default action after each of its moves.
+
+    Attributes:
+        step: Names the step; equal values are the same step (e.g. ``("fill", turn)``).
+        seconds: Length of the step's limit.
+    """
+
+    step: Hashable
+    seconds: float
+
+
+TimeLimit = Callable[[Match, int], float | StepLimit | None]
+"""``limit(match, seat)`` in the match's current state: seconds ``seat`` may be
+waited on (counted afresh after each of its moves), a :class:`StepLimit` on the
+whole current step, or ``None`` for no limit now."""
 
 Outcome = Literal["accepted", "rejected", "skipped"]
 """What became of a submitted move: applied; refused by checks or the game;
@@ -109,6 +131,7 @@ class TurnKeeper:
         self._bot_patience = bot_patience
         self._clock = clock
         self._since: dict[int, float] = {}  # seat -> when its current wait began
+        self._steps: dict[Hashable, float] = {}  # StepLimit.step -> when it began
         self._fired: set[int] = set()  # seats whose current wait already timed out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[int, asyncio.Task[None]] = {}
@@ -143,6 +166,15 @@ class TurnKeeper:
         for seat in list(self._timers):
             if seat not in waiting:
                 self._timers.pop(seat).cancel()
+        steps: set[Hashable] = set()
+        for seat in waiting:
+            limit = self._limit(seat)
+            if isinstance(limit, StepLimit):
+                steps.add(limit.step)
+                self._steps.setdefault(limit.step, now)
+        for step in list(self._steps):
+            if step not in steps:
+                del self._steps[step]
         for seat in waiting:
             self._since.setdefault(seat, now)
             self._arm(seat, now)
@@ -170,9 +202,9 @@ class TurnKeeper:
         if since is None:
             return None
         due: list[float] = []
-        limit = self._limit(seat)
-        if limit is not None:
-            due.append(since + limit)
+        limited = self._limit_due(seat, since)
+        if limited is not None:
+            due.append(limited)
         absent = self._table.absent_since(seat)
         grace = self._absent_grace
         if seat in self._resumed and self._resume_grace is not None:
@@ -181,8 +213,32 @@ class TurnKeeper:
             due.append(max(since, absent) + grace)
         return min(due, default=None)
 
-    def _limit(self, seat: int) -> float | None:
-        """Seconds ``seat`` may be waited on now (see ``turn_timeout``)."""
+    def now(self) -> float:
+        """The keeper's clock now (monotonic seconds), the time base of its deadlines."""
+        return self._clock()
+
+    def countdown(self) -> float | None:
+        """Clock time at which the first time limit of a seat waited on now runs out.
+
+        The same for every seat in a step with a :class:`StepLimit`; ``None``
+        when no seat waited on has a limit (an absent player's grace is not a
+        limit of the game and is left out).
+        """
+        due = (self._limit_due(seat, self._since.get(seat)) for seat in self._table.waiting_on())
+        return min((d for d in due if d is not None), default=None)
+
+    def _limit_due(self, seat: int, since: float | None) -> float | None:
+        """When ``seat``'s time limit runs out, for a wait that began at ``since``."""
+        limit = self._limit(seat)
+        if isinstance(limit, StepLimit):
+            start = self._steps.get(limit.step)
+            return None if start is None else start + limit.seconds
+        if limit is None or since is None:
+            return None
+        return since + limit
+
+    def _limit(self, seat: int) -> float | StepLimit | None:
+        """``seat``'s time limit now (see ``turn_timeout``)."""
         if self._turn_timeout is None or isinstance(self._turn_timeout, int | float):
             return self._turn_timeout
         match = self._table.match

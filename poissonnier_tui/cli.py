@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
+
+if __name__ == "__main__":
+    # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 from poissonnier_tui import __version__
 from poissonnier_tui.commands import MODULES
@@ -45,11 +50,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The process exit code: 0 on success, 1 when a command failed (e.g. a
-        simulation saw errors), 2 on bad arguments.
+        simulation saw errors), 2 on bad arguments, 130 after a Ctrl-C that no
+        command handled itself.
     """
-    args = build_parser().parse_args(argv)
-    run = getattr(args, "run", None)
-    return int(run(args)) if run is not None else run_solo(args)
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        args = build_parser().parse_args(argv)
+        run = getattr(args, "run", None)
+        return int(run(args)) if run is not None else run_solo(args)
+    except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
+        return 130
 
 
 if __name__ == "__main__":

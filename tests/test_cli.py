@@ -142,3 +142,20 @@ def test_tables_shows_each_tables_game() -> None:
     head, line = format_rows([row]).splitlines()
     assert head.split()[:3] == ["NAME", "GAME", "ADDRESS"]
     assert line.split()[:4] == ["Race", "toy", "10.0.0.2:7374", "1/3"]
+
+
+def test_code_auto_generates_an_unguessable_code_and_a_typed_code_is_kept() -> None:
+    from net.guard import CODE_ALPHABET
+    from poissonnier_tui.cli import build_parser
+    from poissonnier_tui.commands._table_options import settings_from
+
+    parser = build_parser()
+
+    def code(*args: str) -> str | None:
+        return settings_from(parser.parse_args(["serve", *args]), host_seat=False,
+                             start_when_full=False).code  # fmt: skip
+
+    first, second = code("--code", "auto"), code("--code", "auto")
+    assert first is not None and second is not None and first != second
+    assert len(first) == 8 and set(first) <= set(CODE_ALPHABET)
+    assert code("--code", "café") == "café" and code() is None

@@ -18,6 +18,11 @@ DEFAULT_SEATS = 4
 """Seats at a table when ``--seats`` is not given (within the game's limits)."""
 
 
+AUTO_CODE = "auto"
+"""``--code auto``: a generated code (:func:`net.guard.generate_code`: 40 random bits,
+which the table's per-address back-off makes unguessable in a game's time)."""
+
+
 def seconds(text: str) -> float:
     """Parse a positive number of seconds.
 
@@ -124,7 +129,11 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
         "--interface", metavar="IP", default=None,
         help="IPv4 address to listen and advertise on (default: all interfaces)",
     )  # fmt: skip
-    p.add_argument("--code", metavar="CODE", default=None, help="join code players must give")
+    p.add_argument(
+        "--code", metavar="CODE", default=None,
+        help=f"join code players must give; '{AUTO_CODE}' makes one nobody can guess "
+        "(8 letters and digits, printed when the table opens)",
+    )  # fmt: skip
     p.add_argument(
         "--fill-timeout", type=seconds, default=None, metavar="SECONDS",
         help="R6 time limit on the fill step: a seat still filling then is declared ready",
@@ -150,6 +159,7 @@ def settings_from(
         ValueError: a bot level or a table option the game does not have (the
             rest is checked by :meth:`TableSettings.problems`).
     """
+    from net.guard import generate_code
     from poissonnier_tui.commands import table_options
     from poissonnier_tui.games import game_entry
     from poissonnier_tui.hosting.tables import TableSettings
@@ -168,7 +178,7 @@ def settings_from(
         bot_delay=args.bot_delay,
         port=args.port,
         interface=args.interface,
-        code=args.code,
+        code=generate_code() if args.code == AUTO_CODE else args.code,
         fill_timeout=args.fill_timeout,
         spectators=args.spectators,
         seed=args.seed,

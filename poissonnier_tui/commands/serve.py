@@ -78,20 +78,33 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
     def emit(line: str) -> None:
         print(line, flush=True)
 
-    table: HostedTable | None = None
-    seat_log = SeatLog(lambda: table.server.seats() if table else (), emit)
-    if plan is not None:
-        seat_log.say(f"Resuming {plan.path} from its {plan.actions} logged moves.")
-    try:
-        table = await open_table(settings, on_change=seat_log.changed, resume=plan)
-    except (OSError, ResumeError) as exc:
-        print(f"poissonnier: cannot open the table: {exc}", file=sys.stderr)
-        return 1
-    seat_log.changed(table.server.summary())  # the bots seated from the start
+    # Signals first: Ctrl-C at any moment, even while the table opens, is a clean stop.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    table: HostedTable | None = None
+    seat_log = SeatLog(lambda: table.server.seats() if table else (), emit)
+    if plan is not None:
+        seat_log.say(f"Resuming {plan.path} from its {plan.actions} logged moves.")
+    opening = asyncio.ensure_future(
+        open_table(settings, on_change=seat_log.changed, resume=plan, admit=False)
+    )
+    stopped = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({opening, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    if not opening.done():  # stopped while opening: open_table closes what it opened
+        opening.cancel()
+        await asyncio.gather(opening, return_exceptions=True)
+        stopped.cancel()
+        seat_log.say("Stopped before the table was ready.")
+        return 0
+    try:
+        table = opening.result()
+    except (OSError, ResumeError) as exc:
+        stopped.cancel()
+        print(f"poissonnier: cannot open the table: {exc}", file=sys.stderr)
+        return 1
+    seat_log.changed(table.server.summary())  # the bots seated from the start
     code = f", code {settings.code}" if settings.code else ""
     seat_log.say(
         f"Table {settings.name!r} ({settings.entry.title}) on {table.address}{code}: "
@@ -109,8 +122,8 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
         seat_log.say("Advertised on the LAN (zeroconf); 'poissonnier tables' lists it.")
     else:
         seat_log.say(f"Not advertised ({table.advert_error}); join by address.")
+    table.server.admit()  # only now that the table said it is ready
     over = asyncio.ensure_future(table.server.wait_over())
-    stopped = asyncio.ensure_future(stop.wait())
     try:
         await asyncio.wait({over, stopped}, return_when=asyncio.FIRST_COMPLETED)
         result = table.server.result()

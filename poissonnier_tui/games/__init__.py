@@ -67,6 +67,10 @@ class GameEntry:
         options: the table options the game accepts, name -> default.
         summary: one line saying what the game is, for the home screen, marked
             with ``N_`` (the shell shows it through ``_``); ``""`` if none.
+        fallback_from_view: a move always legal while the seat is waited on
+            (e.g. ready, decline, end the turn), from its view alone, or ``None``;
+            a headless seat plays it when the table keeps refusing its bot's
+            moves. ``None`` here: the seat then plays its first legal action.
     """
 
     name: str
@@ -80,6 +84,7 @@ class GameEntry:
     ui: str
     options: Mapping[str, Any]
     summary: str = ""
+    fallback_from_view: Callable[[Mapping[str, Any]], Wire | None] | None = None
 
     @property
     def min_seats(self) -> int:

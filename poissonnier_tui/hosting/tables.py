@@ -22,10 +22,11 @@ lobby, hand an absent player's seat to a bot mid-game.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol, runtime_checkable
 
@@ -35,7 +36,7 @@ from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.recorder import LoggedSeat, TableRecorder
 from net.server import TableServer, TableSummary
-from net.turns import TimeLimit
+from net.turns import StepLimit, TimeLimit
 from poissonnier_tui import __version__
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
 from poissonnier_tui.hosting.lan import DEFAULT_PORT, format_address
@@ -113,23 +114,27 @@ class BotKinds:
 
 @runtime_checkable
 class TimedSteps(Protocol):
-    """A match whose table time limit runs only on some steps (optional for a game).
+    """A match whose table time limit runs on whole steps (optional for a game).
 
-    Le Poissonnier's R6 limits the fill step only; a game without this method
-    has its limit run whenever a seat is waited on.
+    Le Poissonnier's R6 limits the fill step, counted from its start whatever
+    the seats do (:class:`net.turns.StepLimit`); a game without this method has
+    its limit run afresh whenever a seat is waited on.
     """
 
-    def time_limited(self, seat: int) -> bool:
-        """Whether the table's time limit runs for ``seat`` now."""
+    def limited_step(self, seat: int) -> Hashable | None:
+        """The step whose time limit runs for ``seat`` now (equal values: the same
+        step, e.g. ``("fill", turn)``), or ``None`` when no limit runs for it."""
         ...
 
 
 def time_limit(seconds: float) -> TimeLimit:
-    """A table time limit of ``seconds``, on the steps the game limits (:class:`TimedSteps`)."""
+    """A table time limit of ``seconds``: on each step the game limits
+    (:class:`TimedSteps`, counted from the step's start), else per wait."""
 
-    def limit(match: Match, seat: int) -> float | None:
-        if isinstance(match, TimedSteps) and not match.time_limited(seat):
-            return None
+    def limit(match: Match, seat: int) -> float | StepLimit | None:
+        if isinstance(match, TimedSteps):
+            step = match.limited_step(seat)
+            return None if step is None else StepLimit(step, seconds)
         return seconds
 
     return limit
@@ -500,6 +505,7 @@ async def open_table(
     advertise: bool | None = None,
     game: GameDefinition | None = None,
     resume: ResumePlan | None = None,
+    admit: bool = True,
 ) -> HostedTable:
     """Start a table: listen, seat the bots, keep its log and (unless told not to) advertise it.
 
@@ -516,8 +522,14 @@ async def open_table(
             to it with :func:`resumed_settings`). A new table's log is started
             when its game starts (every table keeps one).
 
+        admit: let players in once the table is complete; ``False`` leaves that to
+            the caller (``table.server.admit()``), e.g. after it said the table is
+            ready.
+
     Returns:
-        The running table.
+        The running table, admitting players unless ``admit`` is false. Nobody
+        is admitted before (the port is bound first, connections wait), and a
+        cancellation part-way closes what was opened.
 
     Raises:
         OSError: the port cannot be bound (in use, or a bad ``--interface``).
@@ -572,18 +584,26 @@ async def open_table(
         return server
 
     server = build(DEFAULT_PORT if settings.port is None else settings.port)
+    # The port listens at once, but nobody is let in (connections wait) until
+    # the table is advertised and complete: then it admits them.
     try:
-        await server.open()
+        await server.open(admit=False)
     except OSError as exc:
         # A resumed table keeps its port: players' saved tokens are keyed by address.
         if settings.port is not None or resume is not None or exc.errno != errno.EADDRINUSE:
             raise
         log.info("Port %d is busy; taking a free one.", DEFAULT_PORT)
         server = build(0)
-        await server.open()
+        await server.open(admit=False)
     shown = settings.interface or advertised_addresses(None)[0]
     table = HostedTable(server, settings, seed, format_address(shown, server.port), bot_maker=kinds)
-    if settings.advertise if advertise is None else advertise:
-        await table.advertise()
+    try:
+        if settings.advertise if advertise is None else advertise:
+            await table.advertise()
+        if admit:
+            server.admit()
+    except BaseException:  # cancelled (Ctrl-C) or failed half-way: leave nothing open
+        await asyncio.shield(table.close("closing"))
+        raise
     log.info("Table %r (%s) on %s, seed %d.", settings.name, entry.name, table.address, seed)
     return table

@@ -34,6 +34,7 @@ Tests open a table of their own with ``connect`` (a
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
@@ -173,7 +174,10 @@ class PoissonnierApp(LobbyNavigation, HostControls):
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
-        self.snapshot = self.game_ui.read(event.view, self.seats, event.rev)
+        deadline = None
+        if event.ends_in_ms is not None:  # the table's clock, in this machine's
+            deadline = time.monotonic() + event.ends_in_ms / 1000
+        self.snapshot = self.game_ui.read(event.view, self.seats, event.rev, deadline)
         self.autoplay_step()
 
     def watch_snapshot(self, snap: GameSnapshot | None) -> None:

@@ -82,8 +82,16 @@ class GameUI(Protocol[S]):
     @property
     def title(self) -> str: ...
 
-    def read(self, view: Mapping[str, Any], seats: tuple[SeatLabel, ...], rev: int) -> S:
-        """The game's snapshot of ``view`` with the lobby's ``seats``.
+    def read(
+        self,
+        view: Mapping[str, Any],
+        seats: tuple[SeatLabel, ...],
+        rev: int,
+        deadline: float | None = None,
+    ) -> S:
+        """The game's snapshot of ``view`` with the lobby's ``seats``; ``deadline``: this
+        machine's ``time.monotonic()`` at which the table's time limit for the step
+        runs out (R6), ``None`` when none runs.
 
         Raises:
             KeyError, ValueError: ``view`` is not a view of this game.

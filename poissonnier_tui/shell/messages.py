@@ -65,6 +65,9 @@ class ViewReceived(Message):
 
     rev: int
     view: dict[str, Any]
+    ends_in_ms: int | None = None
+    """Milliseconds left, when the frame left the table, before the time limit of the
+    step in play runs out (``net.messages.View``); ``None``: no limit now."""
 
     def can_replace(self, message: Message) -> bool:
         """A newer view supersedes a queued older one: each view is complete.

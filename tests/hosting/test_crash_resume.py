@@ -105,6 +105,8 @@ class Player:
                     self.acked.append(sent.pop(msg.seq))
                 elif isinstance(msg, ErrorReply) and msg.seq is not None:
                     sent.pop(msg.seq, None)
+                    if msg.code == "slow_down":  # over the seat's move rate: wait a little
+                        await asyncio.sleep(0.2)
                     await act()  # refused (a stale or unlucky guess): think again
                 elif isinstance(msg, View):
                     self.rev = msg.rev

@@ -15,6 +15,7 @@ from net.discovery import TableAd
 from net.frames import PROTOCOL_VERSION
 from net.messages import SeatInfo
 from net.server import TableSummary
+from net.turns import StepLimit
 from poissonnier_tui import __version__
 from poissonnier_tui.cli import main
 from poissonnier_tui.client.joining import advice
@@ -173,7 +174,7 @@ def test_fill_timeout_limits_the_fill_step_only() -> None:
     match = PoissonnierGame().new_match(1, 3, {})
     limit = fill_time_limit(20.0)
     assert match.state.phase.value == "fill"
-    assert limit(match, 0) == 20.0
+    assert limit(match, 0) == StepLimit(("fill", match.state.turn), 20.0)  # the whole step
     for seat in range(3):
         match.apply(seat, {"type": "ready"})
     assert match.state.phase.value != "fill"

@@ -89,7 +89,13 @@ class FakeUI:
     title = "Fake Fish"
     help_asked: ClassVar[list[str]] = []
 
-    def read(self, view: Mapping[str, Any], seats: tuple[SeatLabel, ...], rev: int) -> FakeSnapshot:
+    def read(
+        self,
+        view: Mapping[str, Any],
+        seats: tuple[SeatLabel, ...],
+        rev: int,
+        deadline: float | None = None,
+    ) -> FakeSnapshot:
         return FakeSnapshot(view, seats, rev)
 
     def table_screen(self, snapshot: FakeSnapshot, *, bot_plays: bool = False) -> Screen[None]:

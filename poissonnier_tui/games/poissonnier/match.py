@@ -87,10 +87,10 @@ class PoissonnierMatch:
         """An independent copy (``GameState.copy``), for the replay's steps."""
         return PoissonnierMatch(self.state.copy())
 
-    def time_limited(self, seat: int) -> bool:
-        """R6: a table's time limit runs on the fill step only
-        (``poissonnier_tui.hosting.tables.TimedSteps``)."""
-        return self.state.phase is Phase.FILL
+    def limited_step(self, seat: int) -> tuple[str, int] | None:
+        """R6: a table's time limit runs on the fill step only, counted from the step's
+        start (``poissonnier_tui.hosting.tables.TimedSteps``): ``("fill", turn)``."""
+        return ("fill", self.state.turn) if self.state.phase is Phase.FILL else None
 
     def omniscient_view(self, finished: Match) -> Wire:
         """The public view plus every seat's hand, for the replay of a finished game

@@ -17,9 +17,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from poissonnier_tui.games.poissonnier.rules import cards
+from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
+
+if TYPE_CHECKING:
+    from net.game import Wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,3 +215,20 @@ class SeatView:
             return 0.0
         later = (self.fish_deck + self.cards_per_turn() - 1) // self.cards_per_turn()
         return later / self.players
+
+
+def fallback_from_view(view: Mapping[str, Any]) -> Wire | None:
+    """A move that is always legal while this seat is waited on, from its view alone:
+    ready in the fill step (R6), else decline the first proposal it must answer (R20),
+    else end its turn when it is the active seat; ``None`` for a spectator, a finished
+    game, or when nothing of these applies.
+    """
+    me = view.get("seat")
+    if not isinstance(me, int) or view.get("result") is not None or view["phase"] == "over":
+        return None
+    if view["phase"] == "fill":
+        return None if view["seats"][me]["ready"] else to_wire(Ready())
+    for proposal in view.get("proposals", []):
+        if Offer.read(proposal).answerer == me:
+            return to_wire(Decline(int(proposal["id"])))
+    return to_wire(EndTurn()) if view["active"] == me else None

@@ -72,7 +72,13 @@ from poissonnier_tui.games.poissonnier.rules.state import (
     SeatState,
 )
 
+FILL_MOVES_MAX = 100
+"""Places and take-backs one seat may make in one fill step (R6, RULES.md §3.2). A
+careful player rearranges a hand of a dozen fish in well under 30 moves; the cap
+stops a seat from flooding the table's log with moves that change nothing."""
+
 __all__ = [
+    "FILL_MOVES_MAX",
     "apply",
     "apply_wire",
     "legal_actions",
@@ -181,6 +187,7 @@ def _start_turn(state: GameState) -> None:
     state.phase = Phase.FILL
     for s in state.seats:
         s.ready = False
+        s.fill_moves = 0
         s.draft_hand = list(s.hand)
         s.draft_crates = [c.copy() for c in s.crates]
 
@@ -381,8 +388,20 @@ def _crate_index(crates: list[Crate], index: int) -> Crate:
     return crates[index]
 
 
-def _place(state: GameState, seat: int, action: Place) -> None:
+def _rearranging(state: GameState, seat: int) -> SeatState:
+    """The seat about to place or take back fish; R6 caps how often per fill step."""
     s = _fill_seat(state, seat)
+    if s.fill_moves >= FILL_MOVES_MAX:
+        raise IllegalAction(
+            "too_many_moves",
+            "R6",
+            f"you have rearranged {FILL_MOVES_MAX} times this fill step; declare ready",
+        )
+    return s
+
+
+def _place(state: GameState, seat: int, action: Place) -> None:
+    s = _rearranging(state, seat)
     assert s.draft_hand is not None and s.draft_crates is not None
     crate = _crate_index(s.draft_crates, action.crate)
     if not action.cards:
@@ -402,16 +421,18 @@ def _place(state: GameState, seat: int, action: Place) -> None:
     for card in action.cards:
         s.draft_hand.remove(card)
         crate.fish.append(card)
+    s.fill_moves += 1
 
 
 def _take_back(state: GameState, seat: int, action: TakeBack) -> None:
-    s = _fill_seat(state, seat)
+    s = _rearranging(state, seat)
     assert s.draft_hand is not None and s.draft_crates is not None
     crate = _crate_index(s.draft_crates, action.crate)
     if not crate.fish:
         raise IllegalAction("empty_crate", "§3.2", f"crate {action.crate + 1} is already empty")
     s.draft_hand.extend(crate.fish)
     crate.fish = []
+    s.fill_moves += 1
 
 
 def _ready(state: GameState, seat: int, action: Ready) -> None:

@@ -58,6 +58,7 @@ class SeatState:
         draft_hand / draft_crates: during the fill step, the seat's private
             arrangement in progress; committed for everyone when the step ends
             (R15). ``None`` outside the fill step.
+        fill_moves: places and take-backs in the current fill step (R6 caps them).
     """
 
     hand: list[str]
@@ -68,6 +69,7 @@ class SeatState:
     ready: bool = False
     draft_hand: list[str] | None = None
     draft_crates: list[Crate] | None = None
+    fill_moves: int = 0
 
     def copy(self) -> SeatState:
         """An independent copy."""
@@ -82,6 +84,7 @@ class SeatState:
             draft_crates=None
             if self.draft_crates is None
             else [c.copy() for c in self.draft_crates],
+            fill_moves=self.fill_moves,
         )
 
 

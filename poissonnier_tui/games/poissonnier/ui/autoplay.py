@@ -16,22 +16,15 @@ server still refuses a move (a race with another seat), the shell falls back on
 from __future__ import annotations
 
 from net.game import Agent, Wire
-from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
+from poissonnier_tui.games.poissonnier.reader import fallback_from_view
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 
 
 def fallback_move(snap: TableSnapshot) -> Wire | None:
-    """A move that is always legal when this seat is waited on: ready, decline, end turn."""
-    me = snap.me
-    if me is None or snap.over:
-        return None
-    if snap.phase == "fill":
-        return to_wire(Ready()) if not snap.ready else None
-    for p in snap.proposals:
-        if snap.answerer(p) == me:
-            return to_wire(Decline(int(p["id"])))
-    return to_wire(EndTurn()) if snap.my_turn else None
+    """A move that is always legal when this seat is waited on: ready, decline, end turn
+    (:func:`~poissonnier_tui.games.poissonnier.reader.fallback_from_view`)."""
+    return fallback_from_view(snap.view)
 
 
 def autoplay_move(bot: Agent, snap: TableSnapshot) -> Wire | None:

@@ -35,10 +35,15 @@ class PoissonnierUI:
     title: Final = "Le Poissonnier"
 
     def read(
-        self, view: Mapping[str, Any], seats: tuple[SeatLabel, ...], rev: int
+        self,
+        view: Mapping[str, Any],
+        seats: tuple[SeatLabel, ...],
+        rev: int,
+        deadline: float | None = None,
     ) -> TableSnapshot:
-        """The snapshot of ``view`` (shape: ``rules/view.py``) with the lobby's ``seats``."""
-        return TableSnapshot(view, seats, rev)
+        """The snapshot of ``view`` (shape: ``rules/view.py``) with the lobby's ``seats``
+        and the step's ``deadline`` (``time.monotonic()``; ``None``: no time limit)."""
+        return TableSnapshot(view, seats, rev, deadline)
 
     def table_screen(self, snapshot: TableSnapshot, *, bot_plays: bool = False) -> Screen[None]:
         """The table screen; a bot playing the seat gets no toasts for offers (§4)."""

@@ -34,11 +34,14 @@ class TableSnapshot:
         view: the view map for this client's seat (or the public one).
         seats: one :class:`SeatLabel` per seat, from the latest ``lobby`` frame.
         rev: the view's revision: 0 at the start, +1 per accepted action.
+        deadline: this machine's ``time.monotonic()`` at which the table's time
+            limit on the step in play runs out (R6), or ``None`` for no limit.
     """
 
     view: View
     seats: tuple[SeatLabel, ...] = ()
     rev: int = 0
+    deadline: float | None = None
     _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

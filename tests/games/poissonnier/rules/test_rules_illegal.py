@@ -119,3 +119,30 @@ def test_accept_of_unknown_proposal() -> None:
     """§4: only open proposals can be answered."""
     state = new_game(1, 2, first_player=0)
     assert_illegal(state, 1, Accept(1), "no_proposal", "§4")
+
+
+def test_rearranging_is_capped_per_fill_step() -> None:
+    """R6 (RULES.md §3.2): at most FILL_MOVES_MAX places and take-backs per fill step;
+    the refused move changes nothing, and ready is still open to the seat."""
+    from poissonnier_tui.games.poissonnier.rules import cards
+    from poissonnier_tui.games.poissonnier.rules.engine import FILL_MOVES_MAX
+
+    state = new_game(5, 2)
+    fish = next(c for c in state.seats[0].draft_hand or [] if not cards.is_special(c))
+    place = {"type": "place", "cards": [fish], "crate": 0}
+    take = {"type": "take_back", "crate": 0}
+    for n in range(FILL_MOVES_MAX):
+        apply_wire(state, 0, place if n % 2 == 0 else take)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as info:
+        apply_wire(state, 0, place)
+    assert info.value.code == "too_many_moves" and info.value.rule == "R6"
+    assert snapshot(state) == before
+    apply_wire(
+        state,
+        1,
+        place
+        | {"cards": [next(c for c in state.seats[1].draft_hand or [] if not cards.is_special(c))]},
+    )  # another seat has its own count
+    apply_wire(state, 0, {"type": "ready"})
+    assert state.seats[0].ready

@@ -650,3 +650,21 @@ async def test_the_log_wraps_again_when_the_window_narrows() -> None:
         assert width < 60 and all(strip.cell_length <= width for strip in log.lines)
         narrow = "".join(strip.text for strip in log.lines)
         assert narrow.replace(" ", "") == wide.replace(" ", "")  # the same words, rewrapped
+
+
+def test_status_line_counts_down_the_step_time_limit() -> None:
+    """R6: the time left of a table's fill-step limit shows beside the status, for all."""
+    import time
+
+    from poissonnier_tui.games.poissonnier.rules.engine import new_game
+    from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+    from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+
+    state = new_game(3, 2)
+    line = StatusLine()
+    line.snapshot = TableSnapshot(view_for(state, None), (), 0, time.monotonic() + 11.5)
+    assert line.countdown() == "  [b]⏱ 12 s left[/b]"
+    line.snapshot = TableSnapshot(view_for(state, None), (), 0, time.monotonic() - 3.0)
+    assert line.countdown() == "  [b]⏱ 0 s left[/b]"
+    line.snapshot = TableSnapshot(view_for(state, 0), (), 0)  # no limit at this table
+    assert line.countdown() == ""

@@ -10,6 +10,9 @@ someone else a spinner turns, so a quiet table never looks frozen.
 
 from __future__ import annotations
 
+import math
+import time
+
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
@@ -38,7 +41,13 @@ class StatusLine(Static):
     def on_mount(self) -> None:
         """Start the spinner clock, paused until the game waits for someone else."""
         self._timer = self.set_interval(0.12, self._tick, pause=True)
+        self.set_interval(1.0, self._tick_countdown)
         self._sync_timer()
+
+    def _tick_countdown(self) -> None:
+        """Redraw once a second while a time limit runs (the spinner may be still)."""
+        if self.snapshot is not None and self.snapshot.deadline is not None:
+            self.refresh()
 
     def _tick(self) -> None:
         """Advance the spinner one frame."""
@@ -66,8 +75,17 @@ class StatusLine(Static):
         self._sync_timer()
 
     def render(self) -> str:
-        """The status sentence, with the spinner in front while waiting on others."""
+        """The status sentence, with the spinner in front while waiting on others, and
+        the seconds left when the table limits the step (R6)."""
         spin = (
             f"[$accent]{SPINNER[self.frame]}[/] " if self.waiting_for_others else "[$accent]●[/] "
         )
-        return spin + status_text(self.snapshot, self.prompt, self.offer)
+        return spin + status_text(self.snapshot, self.prompt, self.offer) + self.countdown()
+
+    def countdown(self) -> str:
+        """``"  ⏱ 12 s left"`` while the table's time limit on the step runs, else ``""``."""
+        snap = self.snapshot
+        if snap is None or snap.deadline is None or snap.over:
+            return ""
+        left = max(0, math.ceil(snap.deadline - time.monotonic()))
+        return f"  [b]⏱ {left} s left[/b]"
