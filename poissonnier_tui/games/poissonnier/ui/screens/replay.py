@@ -29,7 +29,11 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from poissonnier_tui.games.poissonnier.ui.screens.board import compose_board
+from poissonnier_tui.games.poissonnier.ui.screens.board import (
+    HORIZONTAL_BREAKPOINTS,
+    VERTICAL_BREAKPOINTS,
+    compose_board,
+)
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import SeatLabel, TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.all_hands import AllHands
@@ -95,6 +99,8 @@ class ReplayScreen(Screen[None]):
     """A saved game on the table widgets. Set up with a loaded :class:`Replay`."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["table.tcss", "replay.tcss"]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "Next", key_display="→", priority=True),

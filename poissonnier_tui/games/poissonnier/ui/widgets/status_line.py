@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import status_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 """Frames of the waiting spinner."""
@@ -61,13 +62,18 @@ class StatusLine(Static):
         else:
             self._timer.pause()
 
-    def watch_snapshot(self) -> None:
-        """Spin only while others are deciding."""
+    def watch_snapshot(self, snap: TableSnapshot | None) -> None:
+        """Spin only while others are deciding; mark the screen on this player's turn."""
         self._sync_timer()
+        mine = snap is not None and snap.my_turn and snap.phase == "serve"
+        self.screen.set_class(mine, "-my-turn")
 
     def render(self) -> str:
         """The status sentence, with the spinner in front while waiting on others."""
-        spin = (
-            f"[$accent]{SPINNER[self.frame]}[/] " if self.waiting_for_others else "[$accent]●[/] "
-        )
-        return spin + status_text(self.snapshot, self.prompt, self.offer)
+        face = SPINNER[self.frame] if self.waiting_for_others else "●"
+        spin = f"[$text-accent]{face}[/] "
+        snap = self.snapshot
+        badge = ""
+        if snap is not None and snap.my_turn and snap.phase == "serve":
+            badge = _("[b reverse $accent] YOUR TURN [/] ")
+        return badge + spin + status_text(self.snapshot, self.prompt, self.offer)
