@@ -73,7 +73,7 @@ class ClientCard(Static):
         if wide:
             coins = ngettext("{n} coin", "{n} coins", card.coins).format(n=card.coins)
             stamps = ngettext("{n} stamp", "{n} stamps", card.stamps).format(n=card.stamps)
-            reward = f"[b $text-warning]●[/] {coins} · [b $text-accent]★[/] {stamps}"
+            reward = f"[b $text-warning]●[/]{coins}  [b $text-accent]★[/]{stamps}"
         else:
             reward = f"[b $text-warning]{card.coins}●[/] [b $text-accent]{card.stamps}★[/]"
         if self.verdict == "yes":

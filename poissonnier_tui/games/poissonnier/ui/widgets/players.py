@@ -67,6 +67,7 @@ class PlayersTable(DataTable[Text]):
         """Title the pane and set up the columns."""
         self.border_title = _("Players")
         self._rebuild()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rebuild())
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the columns to the new width."""
@@ -97,7 +98,7 @@ class PlayersTable(DataTable[Text]):
                     "Stamps": Text(str(row["stamps"]), justify="right"),
                     "Hand": Text(str(row["hand_size"]), justify="right"),
                     "Crates": Text(str(len(row["crates"])), justify="right"),
-                    "Now": self._doing(snap, seat),
+                    "Now": self._doing(snap, seat, self._colours()),
                 }
             )
         return rows
@@ -125,9 +126,7 @@ class PlayersTable(DataTable[Text]):
             labels = SHORT_LABELS
         sized = widths(labels)
         self.border_subtitle = (
-            _("¤ coins · Cl clients · ★ stamps · Hd hand · Cr crates")
-            if labels is SHORT_LABELS
-            else ""
+            _("¤ coins ★ stamps Cl clients Hd hand Cr crates") if labels is SHORT_LABELS else ""
         )
         others = sum(w for key, w in sized.items() if key != "Player")
         name_room = room - others - 2 * PADDING * len(COLUMNS)
@@ -141,19 +140,27 @@ class PlayersTable(DataTable[Text]):
                 name.truncate(sized["Player"], overflow="ellipsis")
             self.add_row(*(cells[key] for key in COLUMNS), key=str(seat))
 
+    def _colours(self) -> dict[str, str]:
+        """The theme's error/success/warning text colours (readable on light and dark)."""
+        theme = self.app.get_css_variables()
+        return {
+            name: theme.get(f"text-{name}", fallback)
+            for name, fallback in (("error", "red"), ("success", "green"), ("warning", "yellow"))
+        }
+
     @staticmethod
-    def _doing(snap: TableSnapshot, seat: int) -> Text:
+    def _doing(snap: TableSnapshot, seat: int, colours: dict[str, str]) -> Text:
         """What the seat is up to: offline, ready, arranging, serving, answering…"""
         if not snap.label(seat).connected:
-            return Text(_("offline"), style="bold red")
+            return Text(_("offline"), style=f"bold {colours['error']}")
         if snap.over:
             return Text("")
         if snap.phase == "fill":
             if snap.seat(seat)["ready"]:
-                return Text(_("ready ✓"), style="green")
+                return Text(_("ready ✓"), style=colours["success"])
             return Text(_("arranging"), style="dim")
         if seat == snap.active:
             return Text(_("serving"), style="bold")
         if seat in snap.waiting_on:
-            return Text(_("answering"), style="yellow")
+            return Text(_("answering"), style=colours["warning"])
         return Text("")
