@@ -126,7 +126,7 @@ class PlayersTable(DataTable[Text]):
             labels = SHORT_LABELS
         sized = widths(labels)
         self.border_subtitle = (
-            _("¤ coins ★ stamps Cl clients Hd hand Cr crates") if labels is SHORT_LABELS else ""
+            _("¤ coins ★ stamps Cl:clients Hd:hand Cr:crates") if labels is SHORT_LABELS else ""
         )
         others = sum(w for key, w in sized.items() if key != "Player")
         name_room = room - others - 2 * PADDING * len(COLUMNS)
