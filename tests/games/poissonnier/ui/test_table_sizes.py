@@ -7,6 +7,9 @@ server): each test presses keys and checks what the game or the screen did.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from logcheck import play_log
 from stacking import fill_and_ready, stacked_game
 from tablekit import TableApp, midgame
 from test_app_widgets import OfflineApp, fill_state
@@ -15,12 +18,15 @@ from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
+from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import COLUMNS, PlayersTable
+from poissonnier_tui.hosting.replay import Replay
+from poissonnier_tui.shell.replay_app import ReplayApp
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 
@@ -239,3 +245,20 @@ async def test_help_and_quit_at_80x24() -> None:
         await pilot.press("y")
         await settle(pilot)
     assert not app.is_running
+
+
+async def test_replay_at_80x24_shows_the_panes_by_the_same_keys(tmp_path: Path) -> None:
+    path = tmp_path / "finished.plog"
+    play_log(path, seed=21, players=3, humans=1)
+    app = ReplayApp(Replay.load(path))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.has_class("-w-narrow")
+        for key, selector in (("l", "#log"), ("p", "#players"), ("w", "#others")):
+            await pilot.press(key)
+            await settle(pilot)
+            assert on_screen(screen.query_one(selector)), selector
+        await pilot.press("1", "right")  # seat 1's point of view, one step on
+        await settle(pilot)
+        assert on_screen(screen.query_one("#hand")) and on_screen(screen.query_one("#stall"))
