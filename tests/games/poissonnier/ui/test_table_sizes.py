@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, DARK_TEXT
 from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
@@ -262,3 +263,17 @@ async def test_replay_at_80x24_shows_the_panes_by_the_same_keys(tmp_path: Path) 
         await pilot.press("1", "right")  # seat 1's point of view, one step on
         await settle(pilot)
         assert on_screen(screen.query_one("#hand")) and on_screen(screen.query_one("#stall"))
+
+
+async def test_the_light_theme_writes_darker_freshness_colours() -> None:
+    app = TableApp(midgame())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        crate = app.table.query_one(MyStall).crate(2)  # the crate holding an M
+        others = app.table.query_one("#others")
+        assert COLOURS["M"] in str(crate.render()) and COLOURS["F"] in str(others.render())
+        app.theme = "textual-light"
+        await settle(pilot)
+        # Yellow text on white cannot be read: the light theme writes a darker shade.
+        assert DARK_TEXT["M"] in str(crate.render()) and DARK_TEXT["F"] in str(others.render())
+        assert app.table.query_one(PlayersTable).get_cell_at((0, 6)).plain == "serving"

@@ -79,6 +79,10 @@ class CrateBox(Static):
         ink = text_colour(code, self.app.current_theme.dark)
         return f"{faces}\n[b {ink}]{count} {NAMES[code]}[/]"
 
+    def on_mount(self) -> None:
+        """The caption's colour follows the theme: draw again when it changes."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+
     def on_resize(self) -> None:
         """The chips depend on the crate's width: draw again."""
         self.refresh()

@@ -13,7 +13,7 @@ from textual.markup import escape
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, chip
+from poissonnier_tui.games.poissonnier.ui.palette import chip, text_colour
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import _
 
@@ -27,6 +27,7 @@ class OtherStalls(Static):
     def on_mount(self) -> None:
         """Title the pane."""
         self.border_title = _("Other stalls")
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
     def on_resize(self) -> None:
         """Boxes or lines depend on the pane's height: draw again."""
@@ -52,7 +53,8 @@ class OtherStalls(Static):
                 note = _("[dim]ready[/]") if row["ready"] else _("[dim italic]arranging…[/]")
             head = f"{marker} [b]{name}[/b]"
             if boxes:
-                top, mid, bottom = self._crate_boxes(seat, row["crates"], can_ask)
+                dark = self.app.current_theme.dark
+                top, mid, bottom = self._crate_boxes(seat, row["crates"], can_ask, dark)
                 pad = " " * (width + 3)
                 lines += [pad + top, f"{head} {mid} {note}".rstrip(), pad + bottom]
                 continue
@@ -69,13 +71,16 @@ class OtherStalls(Static):
         return "\n".join(lines + ([hint] if hint else []))
 
     @staticmethod
-    def _crate_boxes(seat: int, crates: list[str], can_ask: bool) -> tuple[str, str, str]:
-        """Three lines drawing ``crates`` as boxes, each rimmed in its fish's colour."""
+    def _crate_boxes(
+        seat: int, crates: list[str], can_ask: bool, dark: bool
+    ) -> tuple[str, str, str]:
+        """Three lines drawing ``crates`` as boxes, each rimmed in its fish's colour (a
+        darker shade on a light theme)."""
         top, mid, bottom = [], [], []
         for k, codes in enumerate(crates):
             face = "".join(chip(c) for c in codes) if codes else _("[dim]empty[/]")
             inner = 3 * len(codes) if codes else len(_("empty"))
-            rim = COLOURS[codes[0]] if codes else "$foreground 40%"
+            rim = text_colour(codes[0], dark) if codes else "$foreground 40%"
             label = str(k + 1)
             top.append(f"[{rim}]╭{label}{'─' * (inner - len(label))}╮[/]")
             body = f"[{rim}]│[/]{face}[{rim}]│[/]"
