@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from logcheck import play_log
-from stacking import fill_and_ready, stacked_game
+from stacking import stacked_game
 from tablekit import TableApp, midgame
-from test_app_widgets import OfflineApp, fill_state
+from test_app_widgets import OfflineApp, fill_state, serve_state
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, DARK_TEXT
 from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
@@ -57,19 +57,6 @@ def on_screen(widget: Widget) -> bool:
 def fill_with_coins() -> GameState:
     """3 players, fill step of turn 1; seat 0 holds T T F M and a glaçon, and 5 coins."""
     return stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None], coins=[5, 3, 3])
-
-
-def serve_state() -> GameState:
-    """2 players, seat 0 serving: crate 1 holds F F; Bot 1's crate 1 holds a T."""
-    state = stacked_game(
-        2,
-        hands=[["F01", "F02", "M01"], ["T01", "D01"]],
-        queue=["C03", "C16", "C01", "C02"],
-        clients_top=["C04"],
-    )
-    fill_and_ready(state, {0: [(("F01", "F02"), 0)], 1: [(("T01",), 0)]})
-    assert state.phase is Phase.SERVE and state.active == 0
-    return state
 
 
 # --- what is on screen ------------------------------------------------------------------
@@ -204,9 +191,13 @@ async def test_deal_dialog_by_keys_at_80x24() -> None:
         dialog = app.screen
         assert isinstance(dialog, DealDialog)
         assert on_screen(dialog.query_one("#dialog"))
-        await pilot.press("escape")
+        await pilot.press("up")  # the focus starts on Bot 1's crate 1: ask for one fish
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
+        assert app.moves[-1]["type"] == "propose" and app.moves[-1]["fish"] == [[0, 1]]
+        (proposal,) = app.state.proposals
+        assert proposal.seller == 1
 
 
 async def test_answer_offers_by_keys_at_80x24() -> None:
