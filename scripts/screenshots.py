@@ -9,6 +9,8 @@ interesting moment and saves:
 * ``table.svg``: mid-game at a table of hard, medium and easy bots, crates
   filled, and a bot's counter-offer waiting for the player's answer (the
   status line and the offers pane show the haggling);
+* ``table-80x24.svg``: the same moment in a default 80×24 terminal (the
+  compact layout: one secondary pane beside the hand);
 * ``results.svg``: the results screen once the game is over.
 
 Usage::
@@ -31,7 +33,9 @@ from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.session import SoloSession
 
 SIZE = (160, 50)
-"""Terminal size of every screenshot (columns, rows)."""
+"""Terminal size of the screenshots (columns, rows)."""
+SMALL = (80, 24)
+"""The default terminal's size, for ``table-80x24.svg``."""
 DEFAULT_SEED = 11
 """A deal whose game shows a bot haggling with the player mid-game."""
 LEVELS = ("hard", "medium", "easy")
@@ -73,7 +77,8 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float) -
 
 
 async def shoot(seed: int, bots: int, out: Path) -> None:
-    """Play one game and save ``table.svg`` and ``results.svg`` into ``out``."""
+    """Play one game and save ``table.svg``, ``table-80x24.svg`` and ``results.svg`` into
+    ``out``."""
     session = SoloSession(
         bots=bots, seed=seed, name="Ana", bot_delay=0.0, bot_kinds=LEVELS, autoplay=True
     )
@@ -83,6 +88,12 @@ async def shoot(seed: int, bots: int, out: Path) -> None:
         await until(pilot, lambda: app.snapshot is not None and offer_for_me(app.snapshot), 60)
         await pilot.pause(0.5)  # let the toast slide in and the widgets settle
         app.save_screenshot("table.svg", path=str(out))
+        await pilot.resize_terminal(*SMALL)
+        app.clear_notifications()  # the toast says what the offers pane shows
+        await pilot.pause(0.5)
+        app.save_screenshot("table-80x24.svg", path=str(out))
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause(0.2)
         app.hold = None
         app.autoplay_step()  # answer the offer and play on to the end
         await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
@@ -100,7 +111,8 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     asyncio.run(shoot(args.seed, args.bots, args.out))
-    print(f"wrote {args.out / 'table.svg'} and {args.out / 'results.svg'}")
+    names = ("table.svg", "table-80x24.svg", "results.svg")
+    print("wrote " + ", ".join(str(args.out / name) for name in names))
 
 
 if __name__ == "__main__":

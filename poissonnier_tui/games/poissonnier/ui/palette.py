@@ -39,6 +39,17 @@ COLOURS: Final = {
 }
 """Background colour of each kind's chip: green (fresh) to brown and purple (rotten)."""
 
+DARK_TEXT: Final = {
+    "T": "#12813a",
+    "F": "#5f7d12",
+    "M": "#8a6d00",
+    "D": "#8a4f16",
+    "P": "#6f2f8c",
+    GLACON: "#1f6f96",
+    ARRIVAGE: "#a8326e",
+}
+"""Each kind's colour as *text* on a light background: the chip colours darkened to read."""
+
 INK: Final = "#101010"
 """Text colour on a chip: every chip colour above is light enough for dark ink."""
 
@@ -71,3 +82,9 @@ def spell(codes: str) -> str:
         return "nothing"
     counts = {k: codes.count(k) for k in KINDS if k in codes}
     return ", ".join(f"{n} {NAMES[k]}" for k, n in counts.items())
+
+
+def text_colour(kind: str, dark: bool) -> str:
+    """The colour to write a kind's name in: the chip colour on a dark theme, a darker
+    shade of it on a light one (yellow text on white cannot be read)."""
+    return COLOURS[kind] if dark else DARK_TEXT[kind]

@@ -600,9 +600,10 @@ async def test_click_a_crate_of_another_stall_asks_for_its_fish() -> None:
         await settle(pilot)
         stalls = table(app).query_one("#others")
         text = Content.from_markup(str(stalls.render())).plain
-        line = text.splitlines()[0]
-        x = line.index("1·") + 2  # the chips of Bot 1's crate 1
-        await pilot.click("#others", offset=(x + 2, 1))  # + border and padding
+        # Crates drawn as boxes: Bot 1's crate 1 is the first box, its chips on the 2nd line.
+        row, line = next((i, ln) for i, ln in enumerate(text.splitlines()) if "│" in ln)
+        x = line.index("│") + 1  # the chips of Bot 1's crate 1
+        await pilot.click("#others", offset=(x + 2, row + 1))  # + border and padding
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, DealDialog) and dialog.mode == "ask"

@@ -29,7 +29,11 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from poissonnier_tui.games.poissonnier.ui.screens.board import compose_board
+from poissonnier_tui.games.poissonnier.ui.screens.board import (
+    HORIZONTAL_BREAKPOINTS,
+    VERTICAL_BREAKPOINTS,
+    compose_board,
+)
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.all_hands import AllHands
@@ -40,6 +44,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
+from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
 from poissonnier_tui.shell.seats import SeatLabel
@@ -96,6 +101,8 @@ class ReplayScreen(Screen[None]):
     """A saved game on the table widgets. Set up with a loaded :class:`Replay`."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["table.tcss", "replay.tcss"]
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "Next", key_display="→", priority=True),
@@ -113,6 +120,11 @@ class ReplayScreen(Screen[None]):
         Binding("a", "point_of_view('all')", "Every hand", priority=True),
         Binding("enter", "results", "Results", priority=True),
         Binding("q", "app.quit", "Quit", priority=True),
+        # Under 100 columns one secondary pane shows at a time (screens/board.py).
+        *(
+            Binding(key, f"pane('{name}')", name, show=False, priority=True)
+            for name, key in PANE_KEYS.items()
+        ),
     ]
 
     step: reactive[int] = reactive(0)
@@ -155,6 +167,10 @@ class ReplayScreen(Screen[None]):
     def watch_pov(self) -> None:
         """Another point of view: show the same step from there."""
         self._show()
+
+    def action_pane(self, name: str) -> None:
+        """``o l p w m``: on a narrow terminal, show that pane beside the hand."""
+        self.query_one(PaneBar).show(name)
 
     def pov_name(self, pov: PointOfView) -> str:
         """``"public view"``, ``"Ana (seat 1)"`` or ``"every hand"``."""

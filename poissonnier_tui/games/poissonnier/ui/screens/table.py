@@ -46,7 +46,11 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
-from poissonnier_tui.games.poissonnier.ui.screens.board import compose_board
+from poissonnier_tui.games.poissonnier.ui.screens.board import (
+    HORIZONTAL_BREAKPOINTS,
+    VERTICAL_BREAKPOINTS,
+    compose_board,
+)
 from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog, DealMode
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
@@ -59,6 +63,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
+from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.shell.messages import MoveChosen
@@ -109,6 +114,8 @@ class TableScreen(Screen[None]):
     """The game table. The app sets :attr:`snapshot` whenever a view arrives."""
 
     CSS_PATH = "table.tcss"
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *_digit_bindings(),
@@ -125,6 +132,11 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", "End turn", priority=True),
         Binding("enter", "app.results", "Results", priority=True),
         Binding("escape", "cancel", "Cancel", priority=True),
+        # Under 100 columns one secondary pane shows at a time (screens/board.py).
+        *(
+            Binding(key, f"pane('{name}')", name, show=False, priority=True)
+            for name, key in PANE_KEYS.items()
+        ),
     ]
 
     snapshot: reactive[TableSnapshot | None] = reactive(None)
@@ -498,6 +510,10 @@ class TableScreen(Screen[None]):
             self.open_deal(DealDraft.from_proposal(p), "counter")
 
     # --- misc ----------------------------------------------------------------------------------
+
+    def action_pane(self, name: str) -> None:
+        """``o l p w m``: on a narrow terminal, show that pane beside the hand."""
+        self.query_one(PaneBar).show(name)
 
     def action_cancel(self) -> None:
         """Escape: drop a pending two-key command, else clear the hand's selection."""

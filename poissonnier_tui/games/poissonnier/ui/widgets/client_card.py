@@ -19,6 +19,10 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import chips
+from poissonnier_tui.i18n import _, ngettext
+
+WIDE_CARD = 19
+"""Card content width (cells) from which the card says things in full words."""
 
 Verdict = Literal["", "yes", "no"]
 """Whether this player can serve the client now: unknown/not relevant, yes, no."""
@@ -49,24 +53,46 @@ class ClientCard(Static):
             return self.card
 
     def render(self) -> str:
-        """Three lines: the order, the reward, and whether it can be served."""
+        """Three lines: the order as fish chips, the reward, and where the client stands.
+
+        "At the counter" (the first three, RULES.md §3.4) is told apart from
+        "you can serve now" (your turn, and your fish complete the order); on a
+        narrow card the words shrink, never the fish.
+        """
         if not self.client_id:
-            return "[dim]no client[/]"
+            return _("[dim]no client[/]")
         card = CLIENTS[self.client_id]
-        undecided = card.kind is ClientKind.UNDECIDED
-        order = f"any {card.size} fish, rotten ok" if undecided else chips(card.order)
-        coins = "coin" if card.coins == 1 else "coins"
-        stamps = "stamp" if card.stamps == 1 else "stamps"
-        reward = f"[b]{card.coins}[/b] {coins} · [b]{card.stamps}[/b] {stamps}"
-        if self.verdict == "yes":
-            tail = "[b $success]✓ you can serve[/]"
-        elif self.verdict == "no":
-            tail = "[$warning]✗ missing fish[/]"
-        elif self.servable:
-            tail = "[dim]servable[/]"
+        wide = self.content_size.width >= WIDE_CARD
+        if card.kind is ClientKind.UNDECIDED:
+            # Any fish, rotten included (§5): one blank chip per fish.
+            order = "".join("[reverse] ? [/]" for _n in range(card.size))
+            if wide:
+                order += " " + _("any")
         else:
-            tail = "[dim]not servable yet[/]"
+            order = chips(card.order)
+        if wide:
+            coins = ngettext("{n} coin", "{n} coins", card.coins).format(n=card.coins)
+            stamps = ngettext("{n} stamp", "{n} stamps", card.stamps).format(n=card.stamps)
+            reward = f"[b $text-warning]●[/]{coins}  [b $text-accent]★[/]{stamps}"
+        else:
+            reward = f"[b $text-warning]{card.coins}●[/] [b $text-accent]{card.stamps}★[/]"
+        if self.verdict == "yes":
+            tail = _("[b $text-success]✓ you can serve now[/]")
+            if not wide:
+                tail = _("[b $text-success]✓ serve now[/]")
+        elif self.verdict == "no":
+            tail = _("[$text-warning]✗ missing fish[/]")
+            if not wide:
+                tail = _("[$text-warning]✗ missing[/]")
+        elif self.servable:
+            tail = _("[b]at the counter[/]") if wide else _("[b]at counter[/]")
+        else:
+            tail = _("[dim]waiting in line[/]") if wide else _("[dim]in line[/]")
         return f"{order}\n{reward}\n{tail}"
+
+    def on_resize(self) -> None:
+        """The words depend on the card's width: draw again."""
+        self.refresh()
 
     def _update_title(self) -> None:
         """Border title and CSS classes from the card, its place and verdict."""
@@ -74,11 +100,13 @@ class ClientCard(Static):
         title = f"{self.position}"
         if card is not None:
             # Undecided clients take any fish, rotten included (§5): say so in the title.
-            kind = " · indécis" if card.kind is ClientKind.UNDECIDED else ""
+            kind = " · " + _("indécis") if card.kind is ClientKind.UNDECIDED else ""
             title = f"{self.position} · {self.client_id}{kind}"
         self.border_title = title
         self.set_class(self.servable and card is not None, "-servable")
         self.set_class(self.verdict == "yes", "-can-serve")
+        self.set_class(self.verdict == "no", "-cannot-serve")
+        self.set_class(card is None, "-empty")
         self.set_class(card is not None and card.kind is ClientKind.UNDECIDED, "-undecided")
 
     def watch_client_id(self) -> None:

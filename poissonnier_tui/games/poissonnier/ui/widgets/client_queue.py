@@ -17,6 +17,7 @@ from poissonnier_tui.games.poissonnier.rules.cards import QUEUE_MAX, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.serving import serve_options
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
+from poissonnier_tui.i18n import _
 
 
 class ClientQueue(Widget):
@@ -50,7 +51,7 @@ class ClientQueue(Widget):
                 card.verdict = "yes" if serve_options(snap, client) else "no"
             else:
                 card.verdict = ""
-        self.border_title = (
-            f"Queue [dim]— the first {SERVABLE} can be served · "
-            f"client deck {snap.view.get('client_deck', 0)}[/]"
-        )
+        self.border_title = _(
+            "Queue [dim]— the first {n} are at the counter and can be served · "
+            "client deck {deck}[/]"
+        ).format(n=SERVABLE, deck=snap.view.get("client_deck", 0))

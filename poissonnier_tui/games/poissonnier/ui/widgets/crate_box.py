@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, NAMES, chip
+from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, INK, NAMES, chip, text_colour
+from poissonnier_tui.i18n import _, ngettext
 
 SlotState = Literal["owned", "buyable", "locked"]
 """An owned crate; the next crate (it can be bought, §7); a slot beyond it."""
@@ -31,6 +32,8 @@ class CrateBox(Static):
     """Whether the slot is an owned crate, the next one to buy, or further away."""
     price: reactive[int] = reactive(0)
     """Coins the next crate costs (R11), shown on the buyable slot."""
+    affordable: reactive[bool] = reactive(True)
+    """The buy key applies now (enough coins, fish deck not empty: §7, R11)."""
 
     @dataclass
     class Clicked(Message):
@@ -51,16 +54,42 @@ class CrateBox(Static):
         self.border_title = f"{index + 1}"
 
     def render(self) -> str:
-        """Chips and a caption such as ``3 frais``, or the slot's price."""
+        """Chips and a caption such as ``3 frais``, or the slot's price.
+
+        The chips shrink with the crate: three cells each, then one, then
+        ``F×7`` — the count and the freshness always show.
+        """
         if self.state == "locked":
             return "[dim]—[/]"
         if self.state == "buyable":
-            return f"[dim]buy with [b]b[/b]\n{self.price} coins[/]"
+            price = ngettext("{n} coin", "{n} coins", self.price).format(n=self.price)
+            if self.affordable:
+                return _("[b]b[/b] buys it\n[dim]{price}[/]").format(price=price)
+            return _("[dim]next crate\n{price}[/]").format(price=price)
         if not self.fish:
-            return "[dim]empty[/]"
-        code = self.fish[0]
-        chips = "".join(chip(c) for c in self.fish[:8]) + ("…" if len(self.fish) > 8 else "")
-        return f"{chips}\n[{COLOURS[code]}]{len(self.fish)} {NAMES[code]}[/]"
+            return _("[dim]empty[/]")
+        code, count = self.fish[0], len(self.fish)
+        room = self.content_size.width
+        if 3 * count <= room:
+            faces = "".join(chip(c) for c in self.fish)
+        elif count <= room:
+            faces = "".join(f"[{INK} on {COLOURS[c]}]{c}[/]" for c in self.fish)
+        else:
+            faces = chip(code, f"{code}×{count}")
+        ink = text_colour(code, self.app.current_theme.dark)
+        return f"{faces}\n[b {ink}]{count} {NAMES[code]}[/]"
+
+    def on_mount(self) -> None:
+        """The caption's colour follows the theme: draw again when it changes."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+
+    def on_resize(self) -> None:
+        """The chips depend on the crate's width: draw again."""
+        self.refresh()
+
+    def watch_affordable(self, affordable: bool) -> None:
+        """A crate too dear for now looks out of reach (table.tcss)."""
+        self.set_class(not affordable, "-unaffordable")
 
     def watch_state(self, state: SlotState) -> None:
         """CSS classes follow the slot state (styles live in the .tcss)."""

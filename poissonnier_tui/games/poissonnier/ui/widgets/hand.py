@@ -17,18 +17,32 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.rules.cards import FRESHNESS_ORDER
-from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, GLYPHS, INK, KINDS, NAMES
+from poissonnier_tui.games.poissonnier.ui.palette import (
+    COLOURS,
+    GLYPHS,
+    INK,
+    KINDS,
+    NAMES,
+    text_colour,
+)
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _, ngettext
 
 TALL_TERMINAL = 44
 """Terminal rows from which hand cards are drawn two rows tall."""
-DIM_BACKGROUND = "#2b2b2b"
-"""Background of a fish chip that is not selected: its colour shows as text only."""
+ROOMY = (100, 36)
+"""Terminal (columns, rows) from which the hand explains its keys below the cards
+(on a smaller one the footer lists them) and says its notes in full."""
+DIM_BACKGROUND = "$panel"
+"""Background of a fish chip that is not selected (a theme colour): its colour shows as
+text only."""
 
 
 class HandView(Widget, can_focus=True):
@@ -121,7 +135,10 @@ class HandView(Widget, can_focus=True):
             and (old.phase, old.ready) == (new.phase, new.ready)
         )
         if new is not None:
-            self.border_title = f"Your hand ({len(new.hand)} cards)"
+            n = len(new.hand)
+            self.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", n).format(
+                n=n
+            )
         if same_hand:
             self.refresh()
             return
@@ -201,48 +218,68 @@ class HandView(Widget, can_focus=True):
             return "[dim]Your hand is empty.[/]"
         selecting = self.selecting
         # Cards two rows tall on a tall terminal: they read (and click) like cards.
-        tall = self.app.size.height >= TALL_TERMINAL
+        width, height = self.app.size
+        tall = height >= TALL_TERMINAL
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        dark = self.app.current_theme.dark
         lines = []
         for kind, cards in groups.items():
             here = selecting and kind == self.code
             pointer = "[b]▶[/b]" if here else " "
+            ink = text_colour(kind, dark)
             name = f"{NAMES[kind]:<11}"
-            name = f"[b {COLOURS[kind]}]{name}[/]" if here else f"[{COLOURS[kind]}]{name}[/]"
+            name = f"[b {ink}]{name}[/]" if here else f"[{ink}]{name}[/]"
             faces, backs = [], []
             for n, _card in enumerate(cards, start=1):
                 selectable = selecting and kind in FRESHNESS_ORDER
                 lit = not selectable or (here and n <= self.chosen)
-                style = (
-                    f"{INK} on {COLOURS[kind]}" if lit else f"{COLOURS[kind]} on {DIM_BACKGROUND}"
-                )
+                style = f"{INK} on {COLOURS[kind]}" if lit else f"{ink} on {DIM_BACKGROUND}"
                 if selectable:
                     style += f" @click=pick('{kind}',{n})"
                 faces.append(f"[{style}] {GLYPHS.get(kind, kind)} [/]")
                 backs.append(f"[{style}]   [/]")
             note = ""
             if kind not in FRESHNESS_ORDER:
-                note = "[dim]stays in hand; used when you serve[/]"
+                note = _("[dim]stays in hand; used when you serve[/]") if roomy else ""
             elif here and self.chosen:
-                note = f"[b]{self.chosen} of {len(cards)} selected[/b]"
+                note = (
+                    _("[b]{n} of {total} selected[/b]") if roomy else "[b]{n}/{total}[/b]"
+                ).format(n=self.chosen, total=len(cards))
             elif here:
-                note = "[dim]none selected[/]"
-            lines.append(f"{pointer} {name} {' '.join(faces)}  {note}")
+                note = _("[dim]none selected[/]") if roomy else f"[dim]0/{len(cards)}[/]"
+            lines.append(f"{pointer} {name} {' '.join(faces)} {note}".rstrip())
             if tall:
                 lines.append(f"  {' ' * 11} {' '.join(backs)}")
+        if not roomy:
+            return "\n".join(lines)
         return "\n".join(lines) + "\n\n" + self._hint()
+
+    def on_mount(self) -> None:
+        """Colours follow the theme: draw again when it changes."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+
+    def on_resize(self) -> None:
+        """What the hand says depends on the terminal's size: draw again."""
+        self.refresh(layout=True)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """As wide as its longest line (``width: auto`` on a narrow terminal: the hand
+        takes only the room it needs, the pane beside it the rest)."""
+        lines = Content.from_markup(self.render()).split()
+        return max((line.cell_length for line in lines), default=0)
 
     def _hint(self) -> str:
         """A reminder of what the hand is for right now (dim, below the cards)."""
         snap = self.snapshot
         if self.selecting:
-            return (
+            return _(
                 "[dim]↑↓ freshness · ←→ one fewer/more · space all/none · "
                 "[b]1–6[/b] put them in that crate · [b]t[/b] then 1–6 takes a crate back · "
                 "[b]r[/b] ready[/]"
             )
         if snap is not None and snap.phase == "fill":
-            return "[dim]You are ready. Press [b]r[/b] to rearrange while the others finish.[/]"
-        return (
+            return _("[dim]You are ready. Press [b]r[/b] to rearrange while the others finish.[/]")
+        return _(
             "[dim]Fish in your hand cannot serve (§3.4): "
             "they go into crates at the next fill step.[/]"
         )

@@ -36,7 +36,7 @@ class MarketInfo(Static):
         deck = int(view.get("fish_deck", 0))
         total = sum(FISH_DECK_COUNTS.values())
         if view.get("last_turn"):
-            end = "[b $warning]empty: this is the last turn (R13)[/]"
+            end = "[b $text-warning]empty: this is the last turn (R13)[/]"
         else:
             end = f"[dim]of {total}; the game ends with the turn that empties it (R13)[/]"
         discard = view.get("fish_discard", {})

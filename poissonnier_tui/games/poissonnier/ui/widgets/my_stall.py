@@ -18,6 +18,7 @@ from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES
 from poissonnier_tui.games.poissonnier.ui.palette import chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
+from poissonnier_tui.i18n import _, ngettext
 
 
 class MyStall(Widget):
@@ -57,12 +58,22 @@ class MyStall(Widget):
                 box.fish = ""
                 box.state = "buyable" if i == len(crates) else "locked"
                 box.price = int(row["crate_price"])
-        draft = snap.phase == "fill"
-        self.border_title = "Your stall" + (
-            " [dim](draft: hidden from others until everyone is ready, R15)[/]" if draft else ""
+                box.affordable = snap.can_buy_crate()
+        # Your tallies (RULES.md §8) ride on the stall's rim: in sight at every size.
+        coins = ngettext("{n} coin", "{n} coins", int(row["coins"])).format(n=row["coins"])
+        won = len(row["clients"])
+        clients = ngettext("{n} client", "{n} clients", won).format(n=won)
+        stamps = ngettext("{n} stamp", "{n} stamps", int(row["stamps"])).format(n=row["stamps"])
+        title = _("Your stall") + (
+            f" · [$text-warning]●[/] {coins} · {clients} · [$text-accent]★[/] {stamps}"
         )
+        if snap.phase == "fill":
+            title += " · " + _("[dim]draft, hidden until all are ready (R15)[/]")
+        self.border_title = title
         bought = snap.bought
         for line in self.query("#bought").results(Static):
             line.display = bool(bought)
             codes = "".join(f[0] for f in bought)
-            line.update(f"Bought this turn (serve with them now, R9): {chips(codes)}")
+            line.update(
+                _("Bought this turn (serve with them now, R9): {chips}").format(chips=chips(codes))
+            )

@@ -62,14 +62,14 @@ class OffersList(OptionList):
         """``#3 Bot 1 offers You … for 2 coins`` (``#4 counter to #3 · …`` when it answers
         another offer, R8) plus what this player may do."""
         if snap.me is not None and snap.answerer(p) == snap.me:
-            todo = "[b $accent]for you: a accept · x decline · c counter[/]"
+            todo = "[b $text-accent]for you: a accept · x decline · c counter[/]"
         elif snap.me is not None and int(p["proposer"]) == snap.me:
             todo = f"[dim]waiting for {escape(snap.name(snap.answerer(p)))} · x withdraw[/]"
         else:
             todo = f"[dim]waiting for {escape(snap.name(snap.answerer(p)))}[/]"
         head = f"[b]#{p['id']}[/b]"
         if p.get("counters") is not None:
-            head += f" [$warning]counter to #{p['counters']}[/] ·"
+            head += f" [$text-warning]counter to #{p['counters']}[/] ·"
         return f"{head} {proposal_text(snap, p)}\n   {todo}"
 
     @property

@@ -4,8 +4,8 @@ The three tallies that decide the game (RULES.md §8: coins, clients won,
 stamps) come first after the name. The last column shows who is ready in the
 fill step (§3.2), who is serving or must answer an offer (§4), and who is
 disconnected (their seat is kept for a reconnect). ▶ marks the active player.
-On a narrow terminal the hand and crate counts are dropped (the stalls show
-the crates anyway) so that the rest stays readable.
+No column is ever dropped: on a narrow pane the number columns get short
+headers and a long name ends in … so that the last column always shows.
 """
 
 from __future__ import annotations
@@ -16,13 +16,34 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import N_, _
 
 COLUMNS = ("Player", "Coins", "Clients", "Stamps", "Hand", "Crates", "Now")
-"""Column headers (the active player's name carries a ▶)."""
-COMPACT_COLUMNS = ("Player", "Coins", "Clients", "Stamps", "Now")
-"""Columns kept when the table is narrower than :data:`COMPACT_BELOW`."""
-COMPACT_BELOW = 62
-"""Width (cells) under which the compact columns are used."""
+"""Column keys, in order (the active player's name carries a ▶). Never fewer."""
+LABELS = {
+    "Player": N_("Player"),
+    "Coins": N_("Coins"),
+    "Clients": N_("Clients"),
+    "Stamps": N_("Stamps"),
+    "Hand": N_("Hand"),
+    "Crates": N_("Crates"),
+    "Now": N_("Now"),
+}
+"""Column headers when the pane is wide enough for them."""
+SHORT_LABELS = {
+    "Player": N_("Player"),
+    "Coins": N_("¤"),
+    "Clients": N_("Cl"),
+    "Stamps": N_("★"),
+    "Hand": N_("Hd"),
+    "Crates": N_("Cr"),
+    "Now": N_("Now"),
+}
+"""Column headers on a narrow pane: the numbers stay, only their headers shrink."""
+PADDING = 1
+"""Cells of padding each side of a column (DataTable's ``cell_padding``)."""
+MIN_NAME = 8
+"""The player column never gets narrower than this (longer names end in …)."""
 
 
 class PlayersTable(DataTable[Text]):
@@ -34,74 +55,112 @@ class PlayersTable(DataTable[Text]):
 
     snapshot: reactive[TableSnapshot | None] = reactive(None)
     """The table; tallies come from ``view["seats"]``, names from the lobby."""
-    compact: reactive[bool] = reactive(False)
-    """Narrow mode: :data:`COMPACT_COLUMNS` only."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="none", zebra_stripes=True, show_cursor=False)
+        super().__init__(
+            id=id, cursor_type="none", zebra_stripes=True, show_cursor=False, cell_padding=PADDING
+        )
         self.can_focus = False  # nothing to select here: keys stay with the game
+        self._fitted_to = -1
 
     def on_mount(self) -> None:
         """Title the pane and set up the columns."""
-        self.border_title = "Players"
-        self._rebuild(columns=True)
+        self.border_title = _("Players")
+        self._rebuild()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rebuild())
 
     def on_resize(self, event: events.Resize) -> None:
-        """Switch to the compact columns on a narrow terminal."""
-        self.compact = event.size.width < COMPACT_BELOW
-
-    def watch_compact(self) -> None:
-        """Columns changed: rebuild everything."""
-        self._rebuild(columns=True)
+        """Fit the columns to the new width."""
+        if event.size.width != self._fitted_to:
+            self._rebuild()
 
     def watch_snapshot(self) -> None:
         """New tallies: rewrite the rows."""
         self._rebuild()
 
-    def _rebuild(self, *, columns: bool = False) -> None:
-        """Rewrite the rows (at most 5: simpler than diffing), and the columns if asked."""
-        shown = COMPACT_COLUMNS if self.compact else COLUMNS
-        if columns or not self.columns:
-            self.clear(columns=True)
-            self.add_columns(*shown)
-        else:
-            self.clear()
-        snap = self.snapshot
-        if snap is None:
-            return
+    def _rows(self, snap: TableSnapshot) -> list[dict[str, Text]]:
+        """Every seat's cells by column key."""
+        rows = []
         for seat in range(snap.players):
             row = snap.seat(seat)
             active = seat == snap.active and not snap.over
             name = Text("▶ " if active else "  ", style="bold")
             name.append(snap.name(seat), style="bold" if seat == snap.me else "")
             if seat == snap.me:
-                name.append(" (you)", style="dim")
+                name.append(_(" (you)"), style="dim")
             elif snap.label(seat).kind == "bot":
-                name.append(" (bot)", style="dim")
-            cells = {
-                "Player": name,
-                "Coins": Text(str(row["coins"]), justify="right"),
-                "Clients": Text(str(len(row["clients"])), justify="right"),
-                "Stamps": Text(str(row["stamps"]), justify="right"),
-                "Hand": Text(str(row["hand_size"]), justify="right"),
-                "Crates": Text(str(len(row["crates"])), justify="right"),
-                "Now": self._doing(snap, seat),
+                name.append(_(" (bot)"), style="dim")
+            rows.append(
+                {
+                    "Player": name,
+                    "Coins": Text(str(row["coins"]), justify="right"),
+                    "Clients": Text(str(len(row["clients"])), justify="right"),
+                    "Stamps": Text(str(row["stamps"]), justify="right"),
+                    "Hand": Text(str(row["hand_size"]), justify="right"),
+                    "Crates": Text(str(len(row["crates"])), justify="right"),
+                    "Now": self._doing(snap, seat, self._colours()),
+                }
+            )
+        return rows
+
+    def _rebuild(self) -> None:
+        """Columns fitted to the width, then the rows (at most 5: simpler than diffing).
+
+        Each number column is as wide as its header or its widest number; the
+        player column gets what is left (at least :data:`MIN_NAME`).
+        """
+        snap = self.snapshot
+        rows = self._rows(snap) if snap is not None else []
+        room = self.scrollable_content_region.width or self.size.width
+        self._fitted_to = self.size.width
+
+        def widths(labels: dict[str, str]) -> dict[str, int]:
+            return {
+                key: max([len(_(labels[key]))] + [row[key].cell_len for row in rows])
+                for key in COLUMNS
             }
-            self.add_row(*(cells[c] for c in shown), key=str(seat))
+
+        labels = LABELS
+        full = widths(labels)
+        if sum(full.values()) + 2 * PADDING * len(COLUMNS) > room:
+            labels = SHORT_LABELS
+        sized = widths(labels)
+        self.border_subtitle = (
+            _("¤ coins ★ stamps Cl:clients Hd:hand Cr:crates") if labels is SHORT_LABELS else ""
+        )
+        others = sum(w for key, w in sized.items() if key != "Player")
+        name_room = room - others - 2 * PADDING * len(COLUMNS)
+        sized["Player"] = max(MIN_NAME, min(sized["Player"], name_room))
+        self.clear(columns=True)
+        for key in COLUMNS:
+            self.add_column(_(labels[key]), width=sized[key], key=key)
+        for seat, cells in enumerate(rows):
+            name = cells["Player"]
+            if name.cell_len > sized["Player"]:
+                name.truncate(sized["Player"], overflow="ellipsis")
+            self.add_row(*(cells[key] for key in COLUMNS), key=str(seat))
+
+    def _colours(self) -> dict[str, str]:
+        """The theme's error/success/warning text colours (readable on light and dark)."""
+        theme = self.app.get_css_variables()
+        return {
+            name: theme.get(f"text-{name}", fallback)
+            for name, fallback in (("error", "red"), ("success", "green"), ("warning", "yellow"))
+        }
 
     @staticmethod
-    def _doing(snap: TableSnapshot, seat: int) -> Text:
+    def _doing(snap: TableSnapshot, seat: int, colours: dict[str, str]) -> Text:
         """What the seat is up to: offline, ready, arranging, serving, answering…"""
         if not snap.label(seat).connected:
-            return Text("offline", style="bold red")
+            return Text(_("offline"), style=f"bold {colours['error']}")
         if snap.over:
             return Text("")
         if snap.phase == "fill":
             if snap.seat(seat)["ready"]:
-                return Text("ready ✓", style="green")
-            return Text("arranging", style="dim")
+                return Text(_("ready ✓"), style=colours["success"])
+            return Text(_("arranging"), style="dim")
         if seat == snap.active:
-            return Text("serving", style="bold")
+            return Text(_("serving"), style="bold")
         if seat in snap.waiting_on:
-            return Text("answering", style="yellow")
+            return Text(_("answering"), style=colours["warning"])
         return Text("")

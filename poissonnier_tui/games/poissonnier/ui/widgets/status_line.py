@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import status_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 """Frames of the waiting spinner."""
@@ -70,17 +71,23 @@ class StatusLine(Static):
         else:
             self._timer.pause()
 
-    def watch_snapshot(self) -> None:
-        """Spin only while others are deciding."""
+    def watch_snapshot(self, snap: TableSnapshot | None) -> None:
+        """Spin only while others are deciding; mark the screen on this player's turn."""
         self._sync_timer()
+        mine = snap is not None and snap.my_turn and snap.phase == "serve"
+        self.screen.set_class(mine, "-my-turn")
 
     def render(self) -> str:
-        """The status sentence, with the spinner in front while waiting on others, and
-        the seconds left when the table limits the step (R6)."""
-        spin = (
-            f"[$accent]{SPINNER[self.frame]}[/] " if self.waiting_for_others else "[$accent]●[/] "
-        )
-        return spin + status_text(self.snapshot, self.prompt, self.offer) + self.countdown()
+        """The status sentence, with the spinner in front while waiting on others, a
+        badge on your serving turn, and the seconds left when the table limits the
+        step (R6)."""
+        face = SPINNER[self.frame] if self.waiting_for_others else "●"
+        spin = f"[$text-accent]{face}[/] "
+        snap = self.snapshot
+        badge = ""
+        if snap is not None and snap.my_turn and snap.phase == "serve":
+            badge = _("[b reverse $accent] YOUR TURN [/] ")
+        return badge + spin + status_text(self.snapshot, self.prompt, self.offer) + self.countdown()
 
     def countdown(self) -> str:
         """``"  ⏱ 12 s left"`` while the table's time limit on the step runs, else ``""``."""
@@ -88,4 +95,4 @@ class StatusLine(Static):
         if snap is None or snap.deadline is None or snap.over:
             return ""
         left = max(0, math.ceil(snap.deadline - time.monotonic()))
-        return f"  [b]⏱ {left} s left[/b]"
+        return "  [b]⏱ " + _("{seconds} s left").format(seconds=left) + "[/b]"
