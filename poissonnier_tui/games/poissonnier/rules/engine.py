@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules import cards
@@ -762,10 +763,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
-        for k, crate in enumerate(s.crates):
-            for n in range(1, len(crate.fish) + 1):
-                for price in range(buyer_cap + 1):
-                    out.append(Propose(seat, ((k, n),), coins=price))
+        out.extend(_proposals(seat, tuple(len(c.fish) for c in s.crates), buyer_cap))
         return out
     out.append(EndTurn())
     out.extend(_serve_actions(state, seat))
@@ -773,11 +771,25 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     for other in range(state.players):
         if other == active:
             continue
-        for k, crate in enumerate(state.seats[other].crates):
-            for n in range(1, len(crate.fish) + 1):
-                for price in range(price_cap + 1):
-                    out.append(Propose(other, ((k, n),), coins=price))
+        sizes = tuple(len(c.fish) for c in state.seats[other].crates)
+        out.extend(_proposals(other, sizes, price_cap))
     return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Propose, ...]:
+    """The sampled ``propose`` family of :func:`legal_actions` for one seller's crates.
+
+    One crate's fish (1..all of them) at each price 0..``price_cap``, crate by
+    crate. ``sizes`` are the crates' fish counts. Actions are frozen, so the
+    same tuple serves every call with the same crates and cap.
+    """
+    return tuple(
+        Propose(seller, ((k, n),), coins=price)
+        for k, size in enumerate(sizes)
+        for n in range(1, size + 1)
+        for price in range(price_cap + 1)
+    )
 
 
 def _serve_actions(state: GameState, seat: int) -> list[Serve]:
