@@ -792,36 +792,46 @@ def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Pro
     )
 
 
-def _serve_actions(state: GameState, seat: int) -> list[Serve]:
+def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
     """One concrete :class:`Serve` per distinct plan per servable client."""
     s = state.seats[seat]
+    specials = [c[0] for c in s.hand if c[0] == cards.GLACON or c[0] == cards.ARRIVAGE]
+    return _serve_options(
+        tuple(state.queue[: cards.SERVABLE]),
+        # Bought fish first: they would otherwise go back to the hand (R9).
+        (*state.bought, *(f for c in s.crates for f in c.fish)),
+        specials.count(cards.GLACON),
+        specials.count(cards.ARRIVAGE),
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _serve_options(
+    servable: tuple[str, ...], fish: tuple[str, ...], glacons: int, arrivages: int
+) -> tuple[Serve, ...]:
+    """:func:`_serve_actions` for the servable clients, the usable fish in order and the
+    specials held: a pure function, cached (a seat is asked again and again between changes)."""
     by_code: dict[str, list[str]] = {}
-    # Bought fish first: they would otherwise go back to the hand (R9).
-    for f in state.bought + [f for c in s.crates for f in c.fish]:
+    for f in fish:
         by_code.setdefault(f[0], []).append(f)
     counts = Counter({k: len(v) for k, v in by_code.items()})
-    kinds = Counter(c[0] for c in s.hand)
     out = []
-    seen: set[str] = set()
-    for client_id in state.queue[: cards.SERVABLE]:
-        if client_id in seen:
-            continue
-        seen.add(client_id)
+    for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]
-        for plan in serve_plans(client, counts, kinds[cards.GLACON], kinds[cards.ARRIVAGE]):
+        for plan in serve_plans(client, counts, glacons, arrivages):
             taken: dict[str, int] = {}
-            fish: list[str] = []
-            glacons: list[str] = []
+            chosen: list[str] = []
+            iced_fish: list[str] = []
             for code, n in plan.raw:
-                fish += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
+                chosen += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
                 taken[code] = taken.get(code, 0) + n
             for code, n in plan.iced:
                 iced = by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
                 taken[code] = taken.get(code, 0) + n
-                fish += iced
-                glacons += iced
-            out.append(Serve(client_id, tuple(fish), tuple(glacons), plan.arrivages))
-    return out
+                chosen += iced
+                iced_fish += iced
+            out.append(Serve(client_id, tuple(chosen), tuple(iced_fish), plan.arrivages))
+    return tuple(out)
 
 
 def is_undecided(client: str) -> bool:
