@@ -156,7 +156,14 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
-    return "".join(sorted((f[0] for f in fish), key="TFMDPGA".index))
+    firsts = [f[0] for f in fish]
+    if len(firsts) > 1:
+        firsts.sort(key=_CODE_ORDER.__getitem__)
+    return "".join(firsts)
+
+
+_CODE_ORDER: dict[str, int] = {code: i for i, code in enumerate("TFMDPGA")}
+"""Card kind code -> its place in :func:`codes`' order (freshest first, specials last)."""
 
 
 # --------------------------------------------------------------------------- turn flow
