@@ -111,15 +111,30 @@ def _wire_of(action: Action) -> dict[str, Any]:
 
 def _legal_wires(state: GameState, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions as wire maps, each a fresh copy (bots may keep or change them)."""
-    return [_copy_wire(_wire_of(a)) for a in legal_actions(state, seat)]
+    out = []
+    for action in legal_actions(state, seat):
+        known = _WIRES.get(id(action))
+        if known is None or known[0] is not action:
+            if len(_WIRES) >= _WIRES_MAX:
+                _WIRES.clear()
+            wire = _wire_of(action)
+            known = (action, wire, tuple(k for k, v in wire.items() if isinstance(v, list)))
+            _WIRES[id(action)] = known
+        _, wire, nested = known
+        copy = dict(wire)
+        for key in nested:
+            copy[key] = [list(x) if isinstance(x, list) else x for x in wire[key]]
+        out.append(copy)
+    return out
 
 
-def _copy_wire(wire: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a wire action deep enough that no list is shared (values nest two deep)."""
-    return {
-        k: [list(x) if isinstance(x, list) else x for x in v] if isinstance(v, list) else v
-        for k, v in wire.items()
-    }
+_WIRES: dict[int, tuple[Action, dict[str, Any], tuple[str, ...]]] = {}
+"""``id(action)`` -> (the action, its wire map, the keys holding lists). The engine
+hands out the same frozen action objects again and again (its proposal and serve
+caches), and an identity lookup skips hashing them; holding the action keeps its
+id from being reused."""
+_WIRES_MAX = 1 << 14
+"""Actions remembered at once; then the table starts over."""
 
 
 def _over(state: GameState) -> bool:
