@@ -115,26 +115,42 @@ def _legal_wires(state: GameState, seat: int) -> list[dict[str, Any]]:
     for action in legal_actions(state, seat):
         known = _WIRES.get(id(action))
         if known is None or known[0] is not action:
-            if len(_WIRES) >= _WIRES_MAX:
-                _WIRES.clear()
-            wire = _wire_of(action)
-            known = (action, wire, tuple(k for k, v in wire.items() if isinstance(v, list)))
-            _WIRES[id(action)] = known
-        _, wire, nested = known
-        copy = dict(wire)
-        for key in nested:
-            copy[key] = [list(x) if isinstance(x, list) else x for x in wire[key]]
-        out.append(copy)
+            known = _remember_wire(action)
+        _, wire, deep, flat = known
+        if deep or flat:
+            copy = wire.copy()
+            for key in deep:
+                copy[key] = [list(x) for x in wire[key]]
+            for key in flat:
+                copy[key] = list(wire[key])
+            out.append(copy)
+        else:
+            out.append(wire.copy())
     return out
 
 
-_WIRES: dict[int, tuple[Action, dict[str, Any], tuple[str, ...]]] = {}
-"""``id(action)`` -> (the action, its wire map, the keys holding lists). The engine
+_Known = tuple[Action, dict[str, Any], tuple[str, ...], tuple[str, ...]]
+"""An action, its wire map, its keys holding lists of lists, its keys holding other lists."""
+
+_WIRES: dict[int, _Known] = {}
+"""``id(action)`` -> what :func:`_legal_wires` needs to copy its wire map. The engine
 hands out the same frozen action objects again and again (its proposal and serve
 caches), and an identity lookup skips hashing them; holding the action keeps its
 id from being reused."""
 _WIRES_MAX = 1 << 14
 """Actions remembered at once; then the table starts over."""
+
+
+def _remember_wire(action: Action) -> _Known:
+    """Add ``action`` to :data:`_WIRES` (wire maps nest lists at most two deep)."""
+    if len(_WIRES) >= _WIRES_MAX:
+        _WIRES.clear()
+    wire = _wire_of(action)
+    lists = [k for k, v in wire.items() if isinstance(v, list)]
+    deep = tuple(k for k in lists if any(isinstance(x, list) for x in wire[k]))
+    known = (action, wire, deep, tuple(k for k in lists if k not in deep))
+    _WIRES[id(action)] = known
+    return known
 
 
 def _over(state: GameState) -> bool:

@@ -62,11 +62,11 @@ class Stock:
         counts = [0, 0, 0, 0, 0]
         for f in fish_codes:
             counts[_INDEX[f[0]]] += 1
-        kinds = Counter(c[0] for c in specials)
+        kinds = [c[0] for c in specials]
         return cls(
             (counts[0], counts[1], counts[2], counts[3], counts[4]),
-            kinds[cards.GLACON],
-            kinds[cards.ARRIVAGE],
+            kinds.count(cards.GLACON),
+            kinds.count(cards.ARRIVAGE),
         )
 
     def counter(self) -> Counter[str]:
@@ -163,25 +163,27 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
         return _undecided_plan(client.size, stock)
     caps = _CAPS[client_id]
     fish = stock.fish
-    capped = Stock(
-        (
-            min(fish[0], caps[0]),
-            min(fish[1], caps[1]),
-            min(fish[2], caps[2]),
-            min(fish[3], caps[3]),
-            0,
-        ),
-        min(stock.glacons, client.size),
-        min(stock.arrivages, client.size),
+    size = client.size
+    return _best_regular_plan(
+        client_id,
+        min(fish[0], caps[0]),
+        min(fish[1], caps[1]),
+        min(fish[2], caps[2]),
+        min(fish[3], caps[3]),
+        stock.glacons if stock.glacons < size else size,
+        stock.arrivages if stock.arrivages < size else size,
     )
-    return _best_regular_plan(client_id, capped)
 
 
 @lru_cache(maxsize=1 << 14)
-def _best_regular_plan(client_id: str, stock: Stock) -> ServePlan | None:
-    """:func:`best_plan` for a regular client and a capped stock (cached)."""
+def _best_regular_plan(
+    client_id: str, t: int, f: int, m: int, d: int, glacons: int, arrivages: int
+) -> ServePlan | None:
+    """:func:`best_plan` for a regular client and a capped stock (cached; no rotten
+    fish, which no regular order uses)."""
     client = CLIENTS[client_id]
-    plans = serve_plans(client, stock.counter(), stock.glacons, stock.arrivages)
+    have = Counter({code: n for code, n in zip(CODES, (t, f, m, d), strict=False) if n})
+    plans = serve_plans(client, have, glacons, arrivages)
     if not plans:
         return None
     return min(plans, key=plan_cost)

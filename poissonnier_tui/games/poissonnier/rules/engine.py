@@ -483,10 +483,10 @@ def _serve(state: GameState, seat: int, action: Serve) -> None:
             raise IllegalAction(
                 "fish_not_usable", "§3.4", f"{f} is in {where}: only crate or bought fish can serve"
             )
-    hand_kinds = Counter(c[0] for c in s.hand)
-    if len(action.glacons) > hand_kinds[cards.GLACON]:
+    hand_kinds = [c[0] for c in s.hand]
+    if len(action.glacons) > hand_kinds.count(cards.GLACON):
         raise IllegalAction("no_special", "§3.4", "you do not hold that many glaçons")
-    if len(action.arrivages) > hand_kinds[cards.ARRIVAGE]:
+    if len(action.arrivages) > hand_kinds.count(cards.ARRIVAGE):
         raise IllegalAction("no_special", "§3.4", "you do not hold that many arrivages")
     check_order(client, action.fish, action.glacons, action.arrivages)
     # Valid: carry it out.
@@ -531,8 +531,8 @@ def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
 
 
 def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
-    kinds = Counter(c[0] for c in hand)
-    return kinds[cards.GLACON] >= glacons and kinds[cards.ARRIVAGE] >= arrivages
+    kinds = [c[0] for c in hand]
+    return kinds.count(cards.GLACON) >= glacons and kinds.count(cards.ARRIVAGE) >= arrivages
 
 
 def _propose(state: GameState, seat: int, action: Propose) -> None:

@@ -74,14 +74,22 @@ def check_order(
             )
         return
     iced = set(glacons)
-    effective = Counter(Freshness(f[0]).better().value if f in iced else f[0] for f in fish)
-    effective.update(arrivages)
-    if effective != Counter(client.order):
+    served = [_better(f[0]) if f in iced else f[0] for f in fish]
+    served += arrivages
+    served.sort()
+    if served != sorted(client.order):  # the same freshness codes, as many of each
+        effective = Counter(served)
         raise IllegalAction(
             "bad_order",
             "§6",
             f"{client.id} asks for {_spell(Counter(client.order))}; this gives {_spell(effective)}",
         )
+
+
+@lru_cache(maxsize=16)
+def _better(code: str) -> str:
+    """The freshness code one level better than ``code`` (a glaçon's effect, RULES.md §1)."""
+    return Freshness(code).better().value
 
 
 def _spell(counts: Counter[str]) -> str:
