@@ -42,7 +42,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import (
@@ -741,38 +741,38 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         and state.fish_deck
         and s.coins >= cards.crate_price(len(s.crates))
     ):
-        out.append(BuyCrate())
+        out.append(_BUY_CRATE)
     if state.phase is Phase.FILL:
         if s.ready:
-            out.append(Unready())
+            out.append(_UNREADY)
             return out
         assert s.draft_hand is not None and s.draft_crates is not None
-        out.append(Ready())
+        out.append(_READY)
         first_of: dict[str, str] = {}
         for card in s.draft_hand:
             if not cards.is_special(card):
                 first_of.setdefault(card[0], card)
         for i, crate in enumerate(s.draft_crates):
             if crate.fish:
-                out.append(TakeBack(i))
+                out.append(_take_back_action(i))
                 if crate.fish[0][0] in first_of:
-                    out.append(Place((first_of[crate.fish[0][0]],), i))
+                    out.append(_place_action(first_of[crate.fish[0][0]], i))
             else:
-                out.extend(Place((card,), i) for card in first_of.values())
+                out.extend(_place_action(card, i) for card in first_of.values())
         return out
     # Serve phase.
     active = state.active
     for p in state.proposals:
         if seat == _other_party(p, active):
-            out += [Accept(p.id), Decline(p.id)]
+            out += _answers(p.id)
         if seat == p.proposer:
-            out.append(Withdraw(p.id))
+            out.append(_withdraw_action(p.id))
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
         out.extend(_proposals(seat, tuple(len(c.fish) for c in s.crates), buyer_cap))
         return out
-    out.append(EndTurn())
+    out.append(_END_TURN)
     out.extend(_serve_actions(state, seat))
     price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
     for other in range(state.players):
@@ -781,6 +781,34 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         sizes = tuple(len(c.fish) for c in state.seats[other].crates)
         out.extend(_proposals(other, sizes, price_cap))
     return out
+
+
+# Actions are frozen, so legal_actions hands out the same objects again and again:
+# fewer allocations, and a consumer may key a cache on them (simulate's wire maps).
+_BUY_CRATE: Final = BuyCrate()
+_READY: Final = Ready()
+_UNREADY: Final = Unready()
+_END_TURN: Final = EndTurn()
+
+
+@lru_cache(maxsize=1 << 10)
+def _place_action(card: str, crate: int) -> Place:
+    return Place((card,), crate)
+
+
+@lru_cache(maxsize=64)
+def _take_back_action(crate: int) -> TakeBack:
+    return TakeBack(crate)
+
+
+@lru_cache(maxsize=1 << 10)
+def _answers(proposal: int) -> tuple[Accept, Decline]:
+    return Accept(proposal), Decline(proposal)
+
+
+@lru_cache(maxsize=1 << 10)
+def _withdraw_action(proposal: int) -> Withdraw:
+    return Withdraw(proposal)
 
 
 @lru_cache(maxsize=1 << 12)
