@@ -748,10 +748,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return out
         assert s.draft_hand is not None and s.draft_crates is not None
         out.append(_READY)
-        first_of: dict[str, str] = {}
+        first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
-            if not cards.is_special(card):
-                first_of.setdefault(card[0], card)
+            code = card[0]
+            if code not in first_of and code not in cards.SPECIAL_KINDS:
+                first_of[code] = card
         for i, crate in enumerate(s.draft_crates):
             if crate.fish:
                 out.append(_take_back_action(i))
@@ -763,9 +764,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     # Serve phase.
     active = state.active
     for p in state.proposals:
-        if seat == _other_party(p, active):
+        proposer = p.proposer
+        if seat == (active if proposer == p.seller else p.seller):  # _other_party
             out += _answers(p.id)
-        if seat == p.proposer:
+        if seat == proposer:
             out.append(_withdraw_action(p.id))
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
