@@ -822,11 +822,16 @@ def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Pro
     same tuple serves every call with the same crates and cap.
     """
     return tuple(
-        Propose(seller, ((k, n),), coins=price)
+        _propose_action(seller, k, n, price)
         for k, size in enumerate(sizes)
         for n in range(1, size + 1)
         for price in range(price_cap + 1)
     )
+
+
+@lru_cache(maxsize=1 << 12)
+def _propose_action(seller: int, crate: int, count: int, price: int) -> Propose:
+    return Propose(seller, ((crate, count),), coins=price)
 
 
 def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
