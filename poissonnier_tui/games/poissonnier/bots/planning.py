@@ -212,8 +212,9 @@ def _undecided_plan(size: int, stock: Stock) -> ServePlan | None:
     return ServePlan(tuple(sorted(need.items())), (), ("D",) * left)
 
 
+@lru_cache(maxsize=1 << 14)
 def consume(stock: Stock, plan: ServePlan) -> Stock:
-    """``stock`` after serving with ``plan``."""
+    """``stock`` after serving with ``plan`` (cached: both are immutable)."""
     glacons, arrivages = plan_specials(plan)
     return stock.minus(plan.fish_needed(), glacons, arrivages)
 
@@ -464,6 +465,24 @@ def price_limit(client_id: str, coins_held: int) -> int:
     return max(0, min(coins_held, CLIENTS[client_id].coins - 1))
 
 
+@lru_cache(maxsize=1 << 12)
+def _additions(crates: tuple[str, ...], max_fish: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every ``1..max_fish`` fish one could buy from a stall shown as ``crates`` (freshness
+    code strings), as sorted ``(code, count)`` pairs, fewest fish first (cached)."""
+    shown: Counter[str] = Counter()
+    for c in crates:
+        if c:
+            shown[c[0]] += len(c)
+    options = sorted(shown)
+    adds: list[tuple[tuple[str, int], ...]] = []
+    for size in range(1, max_fish + 1):
+        for combo in combinations_with_replacement(options, size):
+            need = Counter(combo)
+            if all(shown[k] >= n for k, n in need.items()):
+                adds.append(tuple(sorted(need.items())))
+    return tuple(adds)
+
+
 def find_purchase(
     queue: Sequence[str],
     stock: Stock,
@@ -500,18 +519,7 @@ def find_purchase(
         if best_plan(cid, stock) is not None:
             continue
         for seller, crates in sellers.items():
-            shown: Counter[str] = Counter()
-            for c in crates:
-                if c:
-                    shown[c[0]] += len(c)
-            options = sorted(shown)
-            adds: list[tuple[tuple[str, int], ...]] = []
-            for size in range(1, max_fish + 1):
-                for combo in combinations_with_replacement(options, size):
-                    need = Counter(combo)
-                    if all(shown[k] >= n for k, n in need.items()):
-                        adds.append(tuple(sorted(need.items())))
-            for add in adds:
+            for add in _additions(tuple(crates), max_fish):
                 if (seller, cid, add) in tried:
                     continue
                 plan = best_plan(cid, stock.plus(dict(add)))
