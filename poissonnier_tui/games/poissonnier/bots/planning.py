@@ -261,6 +261,15 @@ def rollout(
     Returns:
         The :class:`Rollout`; its ``value`` sums ``value_of``.
     """
+    return _rollout(tuple(queue), stock, window, value_of)
+
+
+@lru_cache(maxsize=1 << 13)
+def _rollout(
+    queue: tuple[str, ...], stock: Stock, window: int, value_of: Callable[[str], float]
+) -> Rollout:
+    """:func:`rollout`, cached: a pure function of immutable arguments (``value_of`` is
+    :func:`client_value` or one of ``medium.points_of``'s cached functions)."""
     q = list(queue)
     value = 0.0
     coins = 0
