@@ -87,6 +87,7 @@ def test_random_play_on_the_engine_is_pinned(
 def _bot_game(seed: int, agents: Sequence[Agent], monkeypatch: pytest.MonkeyPatch) -> str:
     """Play one game through ``play_game``; the digest of every applied action and the outcome."""
     applied: list[Any] = []
+
     def recording(state: GameState, seat: int, wire: dict[str, Any]) -> None:
         apply_wire(state, seat, wire)
         applied.append([seat, wire])

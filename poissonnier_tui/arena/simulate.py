@@ -35,14 +35,13 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 from typing import Any
 
 from net.game import Agent
 from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, make_bot
 from poissonnier_tui.games.poissonnier.match import PoissonnierMatch
 from poissonnier_tui.games.poissonnier.rules import cards
-from poissonnier_tui.games.poissonnier.rules.actions import Action, to_wire
+from poissonnier_tui.games.poissonnier.rules.actions import wires_of
 from poissonnier_tui.games.poissonnier.rules.engine import (
     apply_wire,
     legal_actions,
@@ -103,54 +102,9 @@ class GameRecord:
     seat_counters: list[int] = field(default_factory=list)
 
 
-@lru_cache(maxsize=1 << 14)
-def _wire_of(action: Action) -> dict[str, Any]:
-    """``to_wire(action)``, cached: actions are frozen and ``to_wire`` is costly (``asdict``)."""
-    return to_wire(action)
-
-
 def _legal_wires(state: GameState, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions as wire maps, each a fresh copy (bots may keep or change them)."""
-    out = []
-    for action in legal_actions(state, seat):
-        known = _WIRES.get(id(action))
-        if known is None or known[0] is not action:
-            known = _remember_wire(action)
-        _, wire, deep, flat = known
-        if deep or flat:
-            copy = wire.copy()
-            for key in deep:
-                copy[key] = [list(x) for x in wire[key]]
-            for key in flat:
-                copy[key] = list(wire[key])
-            out.append(copy)
-        else:
-            out.append(wire.copy())
-    return out
-
-
-_Known = tuple[Action, dict[str, Any], tuple[str, ...], tuple[str, ...]]
-"""An action, its wire map, its keys holding lists of lists, its keys holding other lists."""
-
-_WIRES: dict[int, _Known] = {}
-"""``id(action)`` -> what :func:`_legal_wires` needs to copy its wire map. The engine
-hands out the same frozen action objects again and again (its proposal and serve
-caches), and an identity lookup skips hashing them; holding the action keeps its
-id from being reused."""
-_WIRES_MAX = 1 << 14
-"""Actions remembered at once; then the table starts over."""
-
-
-def _remember_wire(action: Action) -> _Known:
-    """Add ``action`` to :data:`_WIRES` (wire maps nest lists at most two deep)."""
-    if len(_WIRES) >= _WIRES_MAX:
-        _WIRES.clear()
-    wire = _wire_of(action)
-    lists = [k for k, v in wire.items() if isinstance(v, list)]
-    deep = tuple(k for k in lists if any(isinstance(x, list) for x in wire[k]))
-    known = (action, wire, deep, tuple(k for k in lists if k not in deep))
-    _WIRES[id(action)] = known
-    return known
+    return wires_of(legal_actions(state, seat))
 
 
 def _over(state: GameState) -> bool:
