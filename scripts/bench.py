@@ -55,13 +55,18 @@ from net.frames import encode
 from net.messages import View
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.bots import DEFAULT_LEVEL, make_bot
-from poissonnier_tui.game.engine import apply, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.state import Phase
-from poissonnier_tui.game.view import view_for
-from poissonnier_tui.persistence import DATA_DIR_ENV, record_table
-from poissonnier_tui.simulate import simulate
-from poissonnier_tui.table import PoissonnierGame
+from poissonnier_tui.arena.simulate import simulate
+from poissonnier_tui.games.poissonnier.bots import DEFAULT_LEVEL, make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, record_table
 
 SECTIONS = ("engine", "simulate", "server", "tui", "tables")
 
@@ -463,8 +468,9 @@ async def minimal_app(presses: int) -> tuple[float, list[float]]:
 
 async def tui_table(presses: int) -> tuple[float | None, list[float], list[float]]:
     """The real app on a solo table: start → first table frame, place/take back → frame, cursor."""
-    from poissonnier_tui.app import PoissonnierApp, SoloSession
-    from poissonnier_tui.app.screens.table import TableScreen
+    from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+    from poissonnier_tui.shell.app import PoissonnierApp
+    from poissonnier_tui.shell.session import SoloSession
 
     start = time.perf_counter()
     app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Bench", bot_delay=0.0))

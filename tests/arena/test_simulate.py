@@ -153,7 +153,7 @@ def test_game_records_per_seat_figures() -> None:
 
 def test_wires_of_hands_out_fresh_copies_of_to_wire() -> None:
     """Bots may keep or change the legal maps they get: a change never shows in a later list."""
-    from poissonnier_tui.game.actions import Propose, Serve, to_wire, wires_of
+    from poissonnier_tui.games.poissonnier.rules.actions import Propose, Serve, to_wire, wires_of
 
     actions = [Propose(1, ((0, 2),), coins=3), Serve("C01", ("T01",), ("T01",), ("F",))]
     first = wires_of(actions)

@@ -215,7 +215,7 @@ def _reference_plans(
     every split of each wanted freshness into raw / iced / arrivage fish, in that order."""
     from itertools import product
 
-    from poissonnier_tui.game.cards import Freshness
+    from poissonnier_tui.games.poissonnier.rules.cards import Freshness
 
     iced_from = {"T": "F", "F": "M", "M": "D"}
     wanted = Counter(CLIENTS[client_id].order)

@@ -12,9 +12,9 @@ Three kinds of games:
   seat and one of its legal actions by index, so the *order* of
   ``legal_actions`` is pinned too, and every seat's and a spectator's view is
   hashed after every action;
-* bot games through :func:`poissonnier_tui.simulate.play_game` (medium, random,
+* bot games through :func:`poissonnier_tui.arena.simulate.play_game` (medium, random,
   greedy and a fixed-work hard bot), every applied wire action recorded;
-* :func:`poissonnier_tui.simulate.simulate` reports (timings aside).
+* :func:`poissonnier_tui.arena.simulate.simulate` reports (timings aside).
 """
 
 from __future__ import annotations
@@ -28,12 +28,18 @@ from typing import Any
 import pytest
 
 from net.game import Agent
-from poissonnier_tui import simulate as sim
-from poissonnier_tui.bots import HardBot, make_bot
-from poissonnier_tui.game.actions import to_wire
-from poissonnier_tui.game.engine import apply, apply_wire, legal_actions, new_game, waiting_on
-from poissonnier_tui.game.state import GameState, Phase
-from poissonnier_tui.game.view import view_for
+from poissonnier_tui.arena import simulate as sim
+from poissonnier_tui.games.poissonnier.bots import HardBot, make_bot
+from poissonnier_tui.games.poissonnier.rules.actions import to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    apply_wire,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 MAX_STEPS = 4000
 """A random game on the bare engine is cut off here (none of the pinned ones gets near)."""
