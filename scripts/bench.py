@@ -21,8 +21,9 @@ TUI start → first table frame          a minimal Textual app's start → first
 Engine and simulate figures are CPU time of this process (the machine this
 runs on is shared: wall time there measures the neighbours too); the server
 and TUI figures are wall time, as a player feels them. Every loop is bounded
-by a count and a time budget. ``--quick`` runs in about
-a minute; the default takes a few minutes. The table goes to stdout;
+by a count and a time budget. ``--quick`` shortens every measurement (about
+a minute on a quiet machine, several on a busy one: closing 200 tables waits
+for their bots); the default takes a few minutes more. The table goes to stdout;
 ``--json`` prints the figures as JSON instead.
 
 Usage::
@@ -686,7 +687,11 @@ def render(figures: list[Figure], header: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen sections and print the table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a run of about a minute")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="shorter measurements (about a minute on a quiet machine)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
         "--only",
@@ -705,21 +710,21 @@ def main(argv: list[str] | None = None) -> int:
     anchor: list[float] = []
 
     def engine() -> None:
-        got = engine_figures(4.0 if quick else 15.0)
+        got = engine_figures(3.0 if quick else 15.0)
         anchor.append(got[1].value or 0.0)
         figures.extend(got)
 
     def simulate_() -> None:
         if not anchor:
             anchor.append(engine_figures(2.0)[1].value or 0.0)
-        figures.extend(simulate_figures(6.0 if quick else 20.0, anchor[0]))
+        figures.extend(simulate_figures(3.0 if quick else 20.0, anchor[0]))
 
     steps = {
         "engine": engine,
         "simulate": simulate_,
-        "server": lambda: figures.extend(server_figures(60 if quick else 300)),
-        "tui": lambda: figures.extend(tui_figures(6 if quick else 20, 2 if quick else 4)),
-        "tables": lambda: figures.extend(tables_figures(200, 5.0 if quick else 15.0)),
+        "server": lambda: figures.extend(server_figures(40 if quick else 300)),
+        "tui": lambda: figures.extend(tui_figures(4 if quick else 20, 1 if quick else 4)),
+        "tables": lambda: figures.extend(tables_figures(200, 4.0 if quick else 15.0)),
     }
     with private_data_dir():
         for name in SECTIONS:
