@@ -786,7 +786,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 # Actions are frozen, so legal_actions hands out the same objects again and again:
-# fewer allocations, and a consumer may key a cache on them (simulate's wire maps).
+# fewer allocations, and a consumer may key a cache on them (actions.wires_of).
 _BUY_CRATE: Final = BuyCrate()
 _READY: Final = Ready()
 _UNREADY: Final = Unready()
