@@ -145,3 +145,18 @@ def test_game_records_per_seat_figures() -> None:
     assert sum(counts["deals"]) == 2 * deals  # each deal has a buyer and a seller
     assert sum(counts["proposals"]) >= deals
     assert 0 <= sum(counts["counters"]) <= sum(counts["proposals"])
+
+
+def test_wires_of_hands_out_fresh_copies_of_to_wire() -> None:
+    """Bots may keep or change the legal maps they get: a change never shows in a later list."""
+    from poissonnier_tui.games.poissonnier.rules.actions import Propose, Serve, to_wire, wires_of
+
+    actions = [Propose(1, ((0, 2),), coins=3), Serve("C01", ("T01",), ("T01",), ("F",))]
+    first = wires_of(actions)
+    assert first == [to_wire(a) for a in actions]
+    first[0]["fish"][0][1] = 99
+    first[0]["coins"] = 0
+    first[1]["fish"].append("M02")
+    second = wires_of(actions)
+    assert second == [to_wire(a) for a in actions]
+    assert second[0]["fish"] == [[0, 2]] and second[1]["fish"] == ["T01"]

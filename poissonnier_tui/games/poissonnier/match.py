@@ -15,7 +15,13 @@ from typing import Any
 from net.game import ActionRejected, Match, Wire
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.rules import cards
-from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
+from poissonnier_tui.games.poissonnier.rules.actions import (
+    Decline,
+    EndTurn,
+    Ready,
+    to_wire,
+    wires_of,
+)
 from poissonnier_tui.games.poissonnier.rules.engine import (
     answerer,
     apply_wire,
@@ -55,7 +61,7 @@ class PoissonnierMatch:
 
     def legal_actions(self, seat: int) -> list[Wire]:
         """Legal actions of ``seat`` as wire maps (see ``engine.legal_actions``)."""
-        return [to_wire(a) for a in legal_actions(self.state, seat)]
+        return wires_of(legal_actions(self.state, seat))
 
     def waiting_on(self) -> frozenset[int]:
         """Seats the game waits for (``engine.waiting_on``)."""

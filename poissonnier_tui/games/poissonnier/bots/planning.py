@@ -62,11 +62,11 @@ class Stock:
         counts = [0, 0, 0, 0, 0]
         for f in fish_codes:
             counts[_INDEX[f[0]]] += 1
-        kinds = Counter(c[0] for c in specials)
+        kinds = [c[0] for c in specials]
         return cls(
             (counts[0], counts[1], counts[2], counts[3], counts[4]),
-            kinds[cards.GLACON],
-            kinds[cards.ARRIVAGE],
+            kinds.count(cards.GLACON),
+            kinds.count(cards.ARRIVAGE),
         )
 
     def counter(self) -> Counter[str]:
@@ -163,25 +163,27 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
         return _undecided_plan(client.size, stock)
     caps = _CAPS[client_id]
     fish = stock.fish
-    capped = Stock(
-        (
-            min(fish[0], caps[0]),
-            min(fish[1], caps[1]),
-            min(fish[2], caps[2]),
-            min(fish[3], caps[3]),
-            0,
-        ),
-        min(stock.glacons, client.size),
-        min(stock.arrivages, client.size),
+    size = client.size
+    return _best_regular_plan(
+        client_id,
+        min(fish[0], caps[0]),
+        min(fish[1], caps[1]),
+        min(fish[2], caps[2]),
+        min(fish[3], caps[3]),
+        stock.glacons if stock.glacons < size else size,
+        stock.arrivages if stock.arrivages < size else size,
     )
-    return _best_regular_plan(client_id, capped)
 
 
 @lru_cache(maxsize=1 << 14)
-def _best_regular_plan(client_id: str, stock: Stock) -> ServePlan | None:
-    """:func:`best_plan` for a regular client and a capped stock (cached)."""
+def _best_regular_plan(
+    client_id: str, t: int, f: int, m: int, d: int, glacons: int, arrivages: int
+) -> ServePlan | None:
+    """:func:`best_plan` for a regular client and a capped stock (cached; no rotten
+    fish, which no regular order uses)."""
     client = CLIENTS[client_id]
-    plans = serve_plans(client, stock.counter(), stock.glacons, stock.arrivages)
+    have = Counter({code: n for code, n in zip(CODES, (t, f, m, d), strict=False) if n})
+    plans = serve_plans(client, have, glacons, arrivages)
     if not plans:
         return None
     return min(plans, key=plan_cost)
@@ -210,8 +212,9 @@ def _undecided_plan(size: int, stock: Stock) -> ServePlan | None:
     return ServePlan(tuple(sorted(need.items())), (), ("D",) * left)
 
 
+@lru_cache(maxsize=1 << 14)
 def consume(stock: Stock, plan: ServePlan) -> Stock:
-    """``stock`` after serving with ``plan``."""
+    """``stock`` after serving with ``plan`` (cached: both are immutable)."""
     glacons, arrivages = plan_specials(plan)
     return stock.minus(plan.fish_needed(), glacons, arrivages)
 
@@ -258,6 +261,15 @@ def rollout(
     Returns:
         The :class:`Rollout`; its ``value`` sums ``value_of``.
     """
+    return _rollout(tuple(queue), stock, window, value_of)
+
+
+@lru_cache(maxsize=1 << 13)
+def _rollout(
+    queue: tuple[str, ...], stock: Stock, window: int, value_of: Callable[[str], float]
+) -> Rollout:
+    """:func:`rollout`, cached: a pure function of immutable arguments (``value_of`` is
+    :func:`client_value` or one of ``medium.points_of``'s cached functions)."""
     q = list(queue)
     value = 0.0
     coins = 0
@@ -462,6 +474,24 @@ def price_limit(client_id: str, coins_held: int) -> int:
     return max(0, min(coins_held, CLIENTS[client_id].coins - 1))
 
 
+@lru_cache(maxsize=1 << 12)
+def _additions(crates: tuple[str, ...], max_fish: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every ``1..max_fish`` fish one could buy from a stall shown as ``crates`` (freshness
+    code strings), as sorted ``(code, count)`` pairs, fewest fish first (cached)."""
+    shown: Counter[str] = Counter()
+    for c in crates:
+        if c:
+            shown[c[0]] += len(c)
+    options = sorted(shown)
+    adds: list[tuple[tuple[str, int], ...]] = []
+    for size in range(1, max_fish + 1):
+        for combo in combinations_with_replacement(options, size):
+            need = Counter(combo)
+            if all(shown[k] >= n for k, n in need.items()):
+                adds.append(tuple(sorted(need.items())))
+    return tuple(adds)
+
+
 def find_purchase(
     queue: Sequence[str],
     stock: Stock,
@@ -498,18 +528,7 @@ def find_purchase(
         if best_plan(cid, stock) is not None:
             continue
         for seller, crates in sellers.items():
-            shown: Counter[str] = Counter()
-            for c in crates:
-                if c:
-                    shown[c[0]] += len(c)
-            options = sorted(shown)
-            adds: list[tuple[tuple[str, int], ...]] = []
-            for size in range(1, max_fish + 1):
-                for combo in combinations_with_replacement(options, size):
-                    need = Counter(combo)
-                    if all(shown[k] >= n for k, n in need.items()):
-                        adds.append(tuple(sorted(need.items())))
-            for add in adds:
+            for add in _additions(tuple(crates), max_fish):
                 if (seller, cid, add) in tried:
                     continue
                 plan = best_plan(cid, stock.plus(dict(add)))

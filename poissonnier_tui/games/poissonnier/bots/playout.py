@@ -23,7 +23,6 @@ per 2-player turn):
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from poissonnier_tui.games.poissonnier.bots.medium import CRATE_TURN_VALUE, WEIGHTS, points_of
@@ -59,11 +58,12 @@ def own_turns_left(state: GameState, seat: int) -> float:
     return later / state.players
 
 
-def _pool(hand: list[str], crates: list[list[str]]) -> Counter[str]:
-    out: Counter[str] = Counter(c[0] for c in hand if not cards.is_special(c))
+def _pool(hand: list[str], crates: list[list[str]]) -> tuple[int, ...]:
+    """Fish by freshness (in :data:`CODES` order) in ``hand`` and ``crates`` together."""
+    firsts = [c[0] for c in hand]
     for fish in crates:
-        out.update(f[0] for f in fish)
-    return out
+        firsts += [f[0] for f in fish]
+    return tuple(firsts.count(code) for code in CODES)
 
 
 @lru_cache(maxsize=1 << 11)
@@ -98,10 +98,9 @@ def play_fill(state: GameState, seat: int, *, buy: bool = True) -> None:
     assert s.draft_hand is not None and s.draft_crates is not None
     active = seat == state.active
     queue = tuple(queue_after_call(state.queue))
-    kinds = Counter(c[0] for c in s.draft_hand)
-    glacons, arrivages = kinds[cards.GLACON], kinds[cards.ARRIVAGE]
-    counts = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
-    pool = tuple(counts[c] for c in CODES)
+    kinds = [c[0] for c in s.draft_hand]
+    glacons, arrivages = kinds.count(cards.GLACON), kinds.count(cards.ARRIVAGE)
+    pool = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
     owned = len(s.crates)
     if buy and owned < cards.MAX_CRATES and state.fish_deck:
         price = cards.crate_price(owned)

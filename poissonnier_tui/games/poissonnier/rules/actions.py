@@ -23,7 +23,7 @@ Wire forms (all lists may be empty unless said otherwise):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -247,3 +247,50 @@ def to_wire(action: Action) -> dict[str, Any]:
             value = [list(v) if isinstance(v, tuple) else v for v in value]
         wire[name] = value
     return wire
+
+
+def wires_of(actions: Iterable[Action]) -> list[dict[str, Any]]:
+    """:func:`to_wire` of each action, every map a fresh copy the caller may keep or change.
+
+    Faster than calling :func:`to_wire` for long legal-action lists: the engine
+    hands out the same frozen action objects again and again, so each one's
+    map is made once and then only copied (found by identity, no hashing).
+    """
+    out = []
+    for action in actions:
+        known = _WIRES.get(id(action))
+        if known is None or known[0] is not action:
+            known = _remember_wire(action)
+        _, wire, deep, flat = known
+        if deep or flat:
+            copy = wire.copy()
+            for key in deep:
+                copy[key] = [list(x) for x in wire[key]]
+            for key in flat:
+                copy[key] = list(wire[key])
+            out.append(copy)
+        else:
+            out.append(wire.copy())
+    return out
+
+
+_Known = tuple[Action, dict[str, Any], tuple[str, ...], tuple[str, ...]]
+"""An action, its wire map, its keys holding lists of lists, its keys holding other lists."""
+
+_WIRES: dict[int, _Known] = {}
+"""``id(action)`` -> what :func:`wires_of` needs to copy its wire map. Holding the
+action keeps its id from being reused while it is here."""
+_WIRES_MAX = 1 << 14
+"""Actions remembered at once; then the table starts over."""
+
+
+def _remember_wire(action: Action) -> _Known:
+    """Add ``action`` to :data:`_WIRES` (wire maps nest lists at most two deep)."""
+    if len(_WIRES) >= _WIRES_MAX:
+        _WIRES.clear()
+    wire = to_wire(action)
+    lists = [k for k, v in wire.items() if isinstance(v, list)]
+    deep = tuple(k for k in lists if any(isinstance(x, list) for x in wire[k]))
+    known = (action, wire, deep, tuple(k for k in lists if k not in deep))
+    _WIRES[id(action)] = known
+    return known

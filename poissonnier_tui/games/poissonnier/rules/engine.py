@@ -41,7 +41,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Any, Final
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import (
@@ -161,7 +162,14 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
-    return "".join(sorted((f[0] for f in fish), key="TFMDPGA".index))
+    firsts = [f[0] for f in fish]
+    if len(firsts) > 1:
+        firsts.sort(key=_CODE_ORDER.__getitem__)
+    return "".join(firsts)
+
+
+_CODE_ORDER: dict[str, int] = {code: i for i, code in enumerate("TFMDPGA")}
+"""Card kind code -> its place in :func:`codes`' order (freshest first, specials last)."""
 
 
 # --------------------------------------------------------------------------- turn flow
@@ -499,10 +507,10 @@ def _serve(state: GameState, seat: int, action: Serve) -> None:
             raise IllegalAction(
                 "fish_not_usable", "§3.4", f"{f} is in {where}: only crate or bought fish can serve"
             )
-    hand_kinds = Counter(c[0] for c in s.hand)
-    if len(action.glacons) > hand_kinds[cards.GLACON]:
+    hand_kinds = [c[0] for c in s.hand]
+    if len(action.glacons) > hand_kinds.count(cards.GLACON):
         raise IllegalAction("no_special", "§3.4", "you do not hold that many glaçons")
-    if len(action.arrivages) > hand_kinds[cards.ARRIVAGE]:
+    if len(action.arrivages) > hand_kinds.count(cards.ARRIVAGE):
         raise IllegalAction("no_special", "§3.4", "you do not hold that many arrivages")
     check_order(client, action.fish, action.glacons, action.arrivages)
     # Valid: carry it out.
@@ -547,8 +555,8 @@ def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
 
 
 def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
-    kinds = Counter(c[0] for c in hand)
-    return kinds[cards.GLACON] >= glacons and kinds[cards.ARRIVAGE] >= arrivages
+    kinds = [c[0] for c in hand]
+    return kinds.count(cards.GLACON) >= glacons and kinds.count(cards.ARRIVAGE) >= arrivages
 
 
 def _propose(state: GameState, seat: int, action: Propose) -> None:
@@ -757,83 +765,138 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         and state.fish_deck
         and s.coins >= cards.crate_price(len(s.crates))
     ):
-        out.append(BuyCrate())
+        out.append(_BUY_CRATE)
     if state.phase is Phase.FILL:
         if s.ready:
-            out.append(Unready())
+            out.append(_UNREADY)
             return out
         assert s.draft_hand is not None and s.draft_crates is not None
-        out.append(Ready())
-        first_of: dict[str, str] = {}
+        out.append(_READY)
+        first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
-            if not cards.is_special(card):
-                first_of.setdefault(card[0], card)
+            code = card[0]
+            if code not in first_of and code not in cards.SPECIAL_KINDS:
+                first_of[code] = card
         for i, crate in enumerate(s.draft_crates):
             if crate.fish:
-                out.append(TakeBack(i))
+                out.append(_take_back_action(i))
                 if crate.fish[0][0] in first_of:
-                    out.append(Place((first_of[crate.fish[0][0]],), i))
+                    out.append(_place_action(first_of[crate.fish[0][0]], i))
             else:
-                out.extend(Place((card,), i) for card in first_of.values())
+                out.extend(_place_action(card, i) for card in first_of.values())
         return out
     # Serve phase.
     active = state.active
     for p in state.proposals:
         if seat == answerer(p, active):
-            out += [Accept(p.id), Decline(p.id)]
+            out += _answers(p.id)
         if seat == p.proposer:
-            out.append(Withdraw(p.id))
+            out.append(_withdraw_action(p.id))
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
-        for k, crate in enumerate(s.crates):
-            for n in range(1, len(crate.fish) + 1):
-                for price in range(buyer_cap + 1):
-                    out.append(Propose(seat, ((k, n),), coins=price))
+        out.extend(_proposals(seat, tuple(len(c.fish) for c in s.crates), buyer_cap))
         return out
-    out.append(EndTurn())
+    out.append(_END_TURN)
     out.extend(_serve_actions(state, seat))
     price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
     for other in range(state.players):
         if other == active:
             continue
-        for k, crate in enumerate(state.seats[other].crates):
-            for n in range(1, len(crate.fish) + 1):
-                for price in range(price_cap + 1):
-                    out.append(Propose(other, ((k, n),), coins=price))
+        sizes = tuple(len(c.fish) for c in state.seats[other].crates)
+        out.extend(_proposals(other, sizes, price_cap))
     return out
 
 
-def _serve_actions(state: GameState, seat: int) -> list[Serve]:
+# Actions are frozen, so legal_actions hands out the same objects again and again:
+# fewer allocations, and a consumer may key a cache on them (actions.wires_of).
+_BUY_CRATE: Final = BuyCrate()
+_READY: Final = Ready()
+_UNREADY: Final = Unready()
+_END_TURN: Final = EndTurn()
+
+
+@lru_cache(maxsize=1 << 10)
+def _place_action(card: str, crate: int) -> Place:
+    return Place((card,), crate)
+
+
+@lru_cache(maxsize=64)
+def _take_back_action(crate: int) -> TakeBack:
+    return TakeBack(crate)
+
+
+@lru_cache(maxsize=1 << 10)
+def _answers(proposal: int) -> tuple[Accept, Decline]:
+    return Accept(proposal), Decline(proposal)
+
+
+@lru_cache(maxsize=1 << 10)
+def _withdraw_action(proposal: int) -> Withdraw:
+    return Withdraw(proposal)
+
+
+@lru_cache(maxsize=1 << 12)
+def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Propose, ...]:
+    """The sampled ``propose`` family of :func:`legal_actions` for one seller's crates.
+
+    One crate's fish (1..all of them) at each price 0..``price_cap``, crate by
+    crate. ``sizes`` are the crates' fish counts. Actions are frozen, so the
+    same tuple serves every call with the same crates and cap.
+    """
+    return tuple(
+        _propose_action(seller, k, n, price)
+        for k, size in enumerate(sizes)
+        for n in range(1, size + 1)
+        for price in range(price_cap + 1)
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _propose_action(seller: int, crate: int, count: int, price: int) -> Propose:
+    return Propose(seller, ((crate, count),), coins=price)
+
+
+def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
     """One concrete :class:`Serve` per distinct plan per servable client."""
     s = state.seats[seat]
+    specials = [c[0] for c in s.hand if c[0] == cards.GLACON or c[0] == cards.ARRIVAGE]
+    return _serve_options(
+        tuple(state.queue[: cards.SERVABLE]),
+        # Bought fish first: they would otherwise go back to the hand (R9).
+        (*state.bought, *(f for c in s.crates for f in c.fish)),
+        specials.count(cards.GLACON),
+        specials.count(cards.ARRIVAGE),
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _serve_options(
+    servable: tuple[str, ...], fish: tuple[str, ...], glacons: int, arrivages: int
+) -> tuple[Serve, ...]:
+    """:func:`_serve_actions` for the servable clients, the usable fish in order and the
+    specials held: a pure function, cached (a seat is asked again and again between changes)."""
     by_code: dict[str, list[str]] = {}
-    # Bought fish first: they would otherwise go back to the hand (R9).
-    for f in state.bought + [f for c in s.crates for f in c.fish]:
+    for f in fish:
         by_code.setdefault(f[0], []).append(f)
     counts = Counter({k: len(v) for k, v in by_code.items()})
-    kinds = Counter(c[0] for c in s.hand)
     out = []
-    seen: set[str] = set()
-    for client_id in state.queue[: cards.SERVABLE]:
-        if client_id in seen:
-            continue
-        seen.add(client_id)
+    for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]
-        for plan in serve_plans(client, counts, kinds[cards.GLACON], kinds[cards.ARRIVAGE]):
+        for plan in serve_plans(client, counts, glacons, arrivages):
             taken: dict[str, int] = {}
-            fish: list[str] = []
-            glacons: list[str] = []
+            chosen: list[str] = []
+            iced_fish: list[str] = []
             for code, n in plan.raw:
-                fish += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
+                chosen += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
                 taken[code] = taken.get(code, 0) + n
             for code, n in plan.iced:
                 iced = by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
                 taken[code] = taken.get(code, 0) + n
-                fish += iced
-                glacons += iced
-            out.append(Serve(client_id, tuple(fish), tuple(glacons), plan.arrivages))
-    return out
+                chosen += iced
+                iced_fish += iced
+            out.append(Serve(client_id, tuple(chosen), tuple(iced_fish), plan.arrivages))
+    return tuple(out)
 
 
 def is_undecided(client: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from poissonnier_tui.games.poissonnier.rules.cards import ClientCard, ClientKind, Freshness
@@ -73,14 +74,22 @@ def check_order(
             )
         return
     iced = set(glacons)
-    effective = Counter(Freshness(f[0]).better().value if f in iced else f[0] for f in fish)
-    effective.update(arrivages)
-    if effective != Counter(client.order):
+    served = [_better(f[0]) if f in iced else f[0] for f in fish]
+    served += arrivages
+    served.sort()
+    if served != sorted(client.order):  # the same freshness codes, as many of each
+        effective = Counter(served)
         raise IllegalAction(
             "bad_order",
             "§6",
             f"{client.id} asks for {_spell(Counter(client.order))}; this gives {_spell(effective)}",
         )
+
+
+@lru_cache(maxsize=16)
+def _better(code: str) -> str:
+    """The freshness code one level better than ``code`` (a glaçon's effect, RULES.md §1)."""
+    return Freshness(code).better().value
 
 
 def _spell(counts: Counter[str]) -> str:
@@ -124,6 +133,10 @@ def serve_plans(
 ) -> list[ServePlan]:
     """Every distinct plan serving ``client`` with the given resources (RULES.md §6).
 
+    A pure function of its arguments, so results are cached (keyed by the
+    client card, the fish counts and the specials that could matter: never
+    more than the client's size); each call returns a new list.
+
     Args:
         client: a regular or undecided client.
         fish: usable fish by freshness code (crates plus fish bought this turn).
@@ -134,6 +147,22 @@ def serve_plans(
     """
     if client.kind is ClientKind.INSPECTOR:
         return []
+    counts = tuple(fish.get(code, 0) for code in _FISH_CODES)
+    size = client.size
+    return list(_cached_plans(client, counts, min(glacons, size), min(arrivages, size)))
+
+
+_FISH_CODES = ("T", "F", "M", "D", "P")
+"""Freshness codes a fish can have; the cache key's order."""
+_LEVEL = {code: Freshness(code).level for code in _FISH_CODES}
+
+
+@lru_cache(maxsize=1 << 15)
+def _cached_plans(
+    client: ClientCard, counts: tuple[int, ...], glacons: int, arrivages: int
+) -> tuple[ServePlan, ...]:
+    """:func:`serve_plans` for fish counts given in :data:`_FISH_CODES` order."""
+    fish = dict(zip(_FISH_CODES, counts, strict=True))
     plans: list[ServePlan] = []
     if client.kind is ClientKind.UNDECIDED:
         codes = [c for c in ("P", "D", "M", "F", "T") if fish[c]]
@@ -142,34 +171,55 @@ def serve_plans(
                 need = Counter(combo)
                 if all(fish[c] >= n for c, n in need.items()):
                     plans.append(ServePlan(tuple(sorted(need.items())), (), ("D",) * n_arr))
-        return plans
-    wanted = Counter(client.order)
-    per_code = [[(code, split) for split in _splits(k)] for code, k in sorted(wanted.items())]
+        return tuple(plans)
+    # Each wanted code is split into raw / iced / arrivage fish. Splits that could
+    # never fit alone (more raw fish than there are, a glaçon on a code nothing can
+    # be iced into, more specials than held) are left out; the product keeps the
+    # order of the full enumeration, so the plans and their order are unchanged.
+    per_code = []
+    for code, k in sorted(Counter(client.order).items()):
+        source = _ICED_FROM.get(code)
+        have_raw = fish.get(code, 0)
+        have_src = fish.get(source, 0) if source is not None else 0
+        per_code.append(
+            [
+                (code, r, i, a)
+                for r, i, a in _splits(k)
+                if r <= have_raw
+                and i <= glacons
+                and (not i or (source is not None and i <= have_src))
+                and a <= arrivages
+            ]
+        )
     for choice in product(*per_code):
-        raw: Counter[str] = Counter()
-        iced: Counter[str] = Counter()
+        raw: dict[str, int] = {}
+        iced: dict[str, int] = {}
         arr: list[str] = []
-        for code, (r, i, a) in choice:
-            if i and code not in _ICED_FROM:
-                break
-            raw[code] += r
+        n_iced = 0
+        for code, r, i, a in choice:
+            if r:
+                raw[code] = raw.get(code, 0) + r
             if i:
-                iced[_ICED_FROM[code]] += i
-            arr += [code] * a
-        else:
-            if sum(iced.values()) > glacons or len(arr) > arrivages:
-                continue
-            need = raw + iced
-            if all(fish[c] >= n for c, n in need.items()):
-                plans.append(
-                    ServePlan(
-                        tuple(sorted((+raw).items())),
-                        tuple(sorted((+iced).items())),
-                        tuple(sorted(arr, key=lambda c: -Freshness(c).level)),
-                    )
+                source = _ICED_FROM[code]
+                iced[source] = iced.get(source, 0) + i
+                n_iced += i
+            if a:
+                arr += [code] * a
+        if n_iced > glacons or len(arr) > arrivages:
+            continue
+        fish_used = dict(raw)
+        for code, n in iced.items():
+            fish_used[code] = fish_used.get(code, 0) + n
+        if all(fish.get(c, 0) >= n for c, n in fish_used.items()):
+            plans.append(
+                ServePlan(
+                    tuple(sorted(raw.items())),
+                    tuple(sorted(iced.items())),
+                    tuple(sorted(arr, key=lambda c: -_LEVEL[c])),
                 )
+            )
     plans.sort(key=lambda p: sum(n for _, n in p.iced) + len(p.arrivages))
-    return plans
+    return tuple(plans)
 
 
 def _multisets(codes: Sequence[str], size: int) -> Iterator[tuple[str, ...]]:

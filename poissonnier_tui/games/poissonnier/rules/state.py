@@ -183,7 +183,8 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent deep copy (the rng state included), for search and tests."""
-        rng = random.Random()
+        # Not random.Random(): that seeds from the OS first, only to be overwritten.
+        rng = random.Random.__new__(type(self.rng))
         rng.setstate(self.rng.getstate())
         return GameState(
             players=self.players,

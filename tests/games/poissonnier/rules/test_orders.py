@@ -206,3 +206,65 @@ def test_plans_are_exactly_the_accepted_serves(client: str, glacons: int, arriva
     assert {(p.raw, p.iced, p.arrivages) for p in listed} == accepted
     counts = [len(p.arrivages) + sum(n for _, n in p.iced) for p in listed]
     assert counts == sorted(counts)  # fewest special cards first
+
+
+def _reference_plans(
+    client_id: str, fish: Counter[str], glacons: int, arrivages: int
+) -> list[ServePlan]:
+    """The first, unpruned enumeration of ``serve_plans`` (regular clients), kept as the oracle:
+    every split of each wanted freshness into raw / iced / arrivage fish, in that order."""
+    from itertools import product
+
+    from poissonnier_tui.games.poissonnier.rules.cards import Freshness
+
+    iced_from = {"T": "F", "F": "M", "M": "D"}
+    wanted = Counter(CLIENTS[client_id].order)
+
+    def splits(k: int) -> list[tuple[int, int, int]]:
+        return [(r, i, k - r - i) for r in range(k, -1, -1) for i in range(k - r, -1, -1)]
+
+    plans = []
+    for choice in product(*[[(c, sp) for sp in splits(k)] for c, k in sorted(wanted.items())]):
+        raw: Counter[str] = Counter()
+        iced: Counter[str] = Counter()
+        arr: list[str] = []
+        if any(i and c not in iced_from for c, (_, i, _) in choice):
+            continue
+        for code, (r, i, a) in choice:
+            raw[code] += r
+            if i:
+                iced[iced_from[code]] += i
+            arr += [code] * a
+        if sum(iced.values()) > glacons or len(arr) > arrivages:
+            continue
+        if all(fish[c] >= n for c, n in (raw + iced).items()):
+            plans.append(
+                ServePlan(
+                    tuple(sorted((+raw).items())),
+                    tuple(sorted((+iced).items())),
+                    tuple(sorted(arr, key=lambda c: -Freshness(c).level)),
+                )
+            )
+    plans.sort(key=lambda p: sum(n for _, n in p.iced) + len(p.arrivages))
+    return plans
+
+
+def test_serve_plans_match_the_unpruned_enumeration_in_order() -> None:
+    """The pruned, cached search gives exactly the plans of the full one, in the same order,
+    for every regular client and many stocks (0-2 fish of each freshness, 0-3 specials)."""
+    stocks = [
+        Counter(dict(zip("TFMDP", counts, strict=True)))
+        for counts in [(0, 0, 0, 0, 0), (1, 1, 1, 1, 1), (2, 0, 1, 0, 2), (0, 2, 2, 1, 0),
+                       (2, 2, 2, 2, 2), (1, 0, 2, 2, 1), (0, 1, 0, 2, 2), (3, 1, 0, 0, 0)]
+    ]  # fmt: skip
+    checked = 0
+    for client_id, card in CLIENTS.items():
+        if card.kind is not ClientKind.REGULAR:
+            continue
+        for stock in stocks:
+            for glacons in range(4):
+                for arrivages in range(4):
+                    want = _reference_plans(client_id, stock, glacons, arrivages)
+                    assert serve_plans(card, stock, glacons, arrivages) == want
+                    checked += bool(want)
+    assert checked > 1000  # most cases have plans: the comparison is not vacuous

@@ -43,7 +43,7 @@ class StatusLine(Static):
         """Start the spinner clock, paused until the game waits for someone else."""
         self._timer = self.set_interval(0.12, self._tick, pause=True)
         self.set_interval(1.0, self._tick_countdown)
-        self._sync_timer()
+        self.watch_snapshot(self.snapshot)
 
     def _tick_countdown(self) -> None:
         """Redraw once a second while a time limit runs (the spinner may be still)."""
@@ -74,6 +74,8 @@ class StatusLine(Static):
     def watch_snapshot(self, snap: TableSnapshot | None) -> None:
         """Spin only while others are deciding; mark the screen on this player's turn."""
         self._sync_timer()
+        if not self.is_attached:
+            return  # not on a screen yet: mounting shows the snapshot
         mine = snap is not None and snap.my_turn and snap.phase == "serve"
         self.screen.set_class(mine, "-my-turn")
 

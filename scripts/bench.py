@@ -1,0 +1,746 @@
+"""Measure how fast the engine, the bots, the server and the TUI are, each next to an anchor.
+
+Every figure is measured in this run next to an *anchor* measured in the same
+run on the same machine (a shared, noisy machine makes absolute figures
+wander; the ratio to the anchor wanders much less):
+
+=====================================  =============================================
+figure                                 anchor
+=====================================  =============================================
+engine random legal play, decisions/s  — (4 players, seeded random choices)
+legal_actions / apply / view_for µs    — (per call, in that random play)
+view_for, every seat + spectator       — (µs per view, one revision)
+simulate --players 4 default bot       random play on the bare engine, games/s
+action → 2 seats + 20 spectators       bare asyncio fan-out of the same frames
+TUI keypress → frame (server answers)  a minimal Textual app's keypress → frame
+TUI cursor move → frame                a minimal Textual app's keypress → frame
+TUI start → first table frame          a minimal Textual app's start → first frame
+200 four-bot tables, loop ping p99     the same ping on an idle event loop
+=====================================  =============================================
+
+Engine and simulate figures are CPU time of this process (the machine this
+runs on is shared: wall time there measures the neighbours too); the server
+and TUI figures are wall time, as a player feels them. Every loop is bounded
+by a count and a time budget. ``--quick`` shortens every measurement (about
+a minute on a quiet machine, several on a busy one: closing 200 tables waits
+for their bots); the default takes a few minutes more. The table goes to stdout;
+``--json`` prints the figures as JSON instead.
+
+Usage::
+
+    python scripts/bench.py [--quick] [--json] [--only engine,simulate,server,tui,tables]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+import msgpack
+
+from net.client import TableClient
+from net.frames import encode
+from net.messages import View
+from net.server import TableServer
+from poissonnier_tui import __version__
+from poissonnier_tui.arena.simulate import simulate
+from poissonnier_tui.games.poissonnier.bots import DEFAULT_LEVEL, make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, record_table
+
+SECTIONS = ("engine", "simulate", "server", "tui", "tables")
+
+
+@dataclass(slots=True)
+class Figure:
+    """One measured figure and its in-run anchor.
+
+    Attributes:
+        name: what is measured.
+        value: the figure (``None`` when it could not be measured; see ``note``).
+        unit: its unit.
+        anchor_name / anchor: the in-run anchor and its value, if any.
+        note: how it was measured (samples, games) or why it is missing.
+    """
+
+    name: str
+    value: float | None
+    unit: str
+    anchor_name: str = ""
+    anchor: float | None = None
+    note: str = ""
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def random_game_stats(
+    seed: int, players: int, timed: bool
+) -> tuple[int, float, dict[str, list[float]]]:
+    """Play one seeded random game: decisions, CPU seconds, and when ``timed`` the CPU ns of
+    each call to ``legal_actions``, ``apply``, ``view_for`` and (every 10th decision) ``copy``."""
+    calls: dict[str, list[float]] = {k: [] for k in CALLS}
+    clock = time.thread_time_ns
+    rng = random.Random(seed)
+    start = time.process_time()
+    state = new_game(seed, players)
+    decisions = 0
+    while state.phase is not Phase.OVER and decisions < 5000:
+        seat = rng.choice(sorted(waiting_on(state)))
+        if timed:
+            t0 = clock()
+            legal = legal_actions(state, seat)
+            t1 = clock()
+            apply(state, seat, legal[rng.randrange(len(legal))])
+            t2 = clock()
+            view_for(state, seat)
+            t3 = clock()
+            calls["legal_actions"].append(t1 - t0)
+            calls["apply"].append(t2 - t1)
+            calls["view_for"].append(t3 - t2)
+            if decisions % 10 == 0:
+                t4 = clock()
+                state.copy()
+                calls["GameState.copy"].append(clock() - t4)
+        else:
+            legal = legal_actions(state, seat)
+            apply(state, seat, legal[rng.randrange(len(legal))])
+        decisions += 1
+    return decisions, time.process_time() - start, calls
+
+
+CALLS = ("legal_actions", "apply", "view_for", "GameState.copy")
+"""The engine calls timed one by one."""
+
+
+def engine_figures(budget: float) -> list[Figure]:
+    """Random legal play (4 players) and the per-call costs of the engine's three entry points."""
+    decisions = games = 0
+    seconds = 0.0
+    deadline = time.perf_counter() + budget
+    while time.perf_counter() < deadline and games < 2000:
+        n, s, _ = random_game_stats(1000 + games, 4, timed=False)
+        decisions += n
+        seconds += s
+        games += 1
+    calls: dict[str, list[float]] = {k: [] for k in CALLS}
+    for g in range(max(2, games // 4)):
+        _, _, got = random_game_stats(5000 + g, 4, timed=True)
+        for k, v in got.items():
+            calls[k] += v
+    figures = [
+        Figure(
+            "engine random legal play (4 players)",
+            decisions / seconds,
+            "decisions/s",
+            note=f"{games} games, {decisions} decisions; CPU time",
+        ),
+        Figure(
+            "engine random play (4 players), games/s",
+            games / seconds,
+            "games/s",
+            note="CPU time; the simulate anchor",
+        ),
+    ]
+    for k in CALLS:
+        figures.append(
+            Figure(
+                f"{k}(seat) per call" if k != "GameState.copy" else "GameState.copy per call",
+                statistics.fmean(calls[k]) / 1000,
+                "µs",
+                note=f"mean CPU time of {len(calls[k])} calls in random play",
+            )
+        )
+    figures.append(view_per_seat_figure(budget / 4))
+    return figures
+
+
+def view_per_seat_figure(budget: float) -> Figure:
+    """``view_for`` for every seat and a spectator at each revision of random games, per view."""
+    views = 0
+    ns = 0
+    deadline = time.perf_counter() + budget
+    game = 0
+    clock = time.thread_time_ns
+    while time.perf_counter() < deadline and game < 200:
+        state = new_game(7000 + game, 4)
+        rng = random.Random(game)
+        steps = 0
+        while state.phase is not Phase.OVER and steps < 5000:
+            seat = rng.choice(sorted(waiting_on(state)))
+            legal = legal_actions(state, seat)
+            apply(state, seat, legal[rng.randrange(len(legal))])
+            t0 = clock()
+            for s in (0, 1, 2, 3, None):
+                view_for(state, s)
+            ns += clock() - t0
+            views += 5
+            steps += 1
+        game += 1
+    return Figure(
+        "view_for, 4 seats + 1 spectator per revision",
+        ns / views / 1000,
+        "µs/view",
+        note=f"{views} views; CPU time",
+    )
+
+
+def simulate_figures(budget: float, anchor_games_per_s: float | None) -> list[Figure]:
+    """``simulate --players 4`` with the CLI's default bot, games/s, next to bare random play."""
+    from poissonnier_tui.commands import simulate as simulate_command
+
+    parser = argparse.ArgumentParser()
+    simulate_command.register(parser.add_subparsers())
+    default_bot = parser.parse_args(["simulate"]).bot
+    figures = []
+    for kind in dict.fromkeys([default_bot, DEFAULT_LEVEL]):
+        games = 0
+        seconds = 0.0
+        deadline = time.perf_counter() + budget
+        batch = 2
+        while time.perf_counter() < deadline and games < 400:
+            cpu = time.process_time()
+            report = simulate(4, batch, seed=games + 1, bot=kind)
+            seconds += time.process_time() - cpu
+            games += report.games
+        figures.append(
+            Figure(
+                f"simulate --players 4 --bot {kind}",
+                games / seconds,
+                "games/s",
+                "random play on the bare engine",
+                anchor_games_per_s,
+                note=f"{games} games; CPU time"
+                + (" (the CLI default bot)" if kind == default_bot else ""),
+            )
+        )
+    return figures
+
+
+# --------------------------------------------------------------------------- server
+
+
+async def _wait_view(client: TableClient, rev: int, timeout: float = 10.0) -> float:
+    """Read ``client``'s messages until a view of revision ``rev`` or later; its arrival time."""
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = await client.receive()
+            if isinstance(msg, View) and msg.rev >= rev:
+                return time.perf_counter()
+
+
+async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
+    """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22 hear."""
+    game = PoissonnierGame()
+    server = TableServer(
+        game,
+        name="bench",
+        seats=2,
+        seed=11,
+        app_version=__version__,
+        auto_start=True,
+        turn_timeout=None,
+    )
+    record_table(server)  # a hosted table keeps its log (the durable write is in the path)
+    latencies: list[float] = []
+    frames: list[bytes] = []
+    async with server:
+
+        async def connect(name: str, role: str) -> TableClient:
+            return await TableClient.connect(
+                "127.0.0.1",
+                server.port,
+                name=name,
+                app_version=__version__,
+                game=game.name,
+                role=role,  # type: ignore[arg-type]
+            )
+
+        players = [await connect(f"P{i}", "player") for i in range(2)]
+        watchers = [await connect(f"W{i}", "spectator") for i in range(20)]
+        everyone = players + watchers
+        try:
+            await asyncio.gather(*(_wait_view(c, 0) for c in everyone))
+            rev = server.rev
+            for i in range(samples):
+                action = {"type": "ready" if i % 2 == 0 else "unready"}
+                start = time.perf_counter()
+                await players[0].send_action(action)
+                rev += 1
+                arrivals = await asyncio.gather(*(_wait_view(c, rev) for c in everyone))
+                latencies.append((max(arrivals) - start) * 1000)
+            frames = [
+                encode({"type": "view", "rev": rev, "view": game_view(server, s)})
+                for s in (0, 1, *([None] * 20))
+            ]
+        finally:
+            for c in everyone:
+                await c.close()
+    return latencies, frames
+
+
+def game_view(server: TableServer, seat: int | None) -> dict[str, Any]:
+    """The view the table sends ``seat`` now (for the anchor's frames of the same size)."""
+    match = server._table.match  # the anchor's frames are sized on it
+    assert match is not None
+    view: dict[str, Any] = match.view(seat)
+    return view
+
+
+async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
+    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
+
+    Each peer reads length-prefixed frames and decodes them with msgpack, as a
+    client does; the figure is the time until the last peer has decoded its frame.
+    """
+    writers: list[asyncio.StreamWriter] = []
+    handlers: set[asyncio.Task[Any]] = set()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writers.append(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        handlers.add(task)
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            while True:
+                await reader.readexactly(4)
+                for w, frame in zip(writers, frames, strict=False):
+                    w.write(frame)
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    peers = [await asyncio.open_connection("127.0.0.1", port) for _ in frames]
+    while len(writers) < len(frames):
+        await asyncio.sleep(0.001)
+
+    async def read_one(reader: asyncio.StreamReader) -> float:
+        (size,) = struct.unpack(">I", await reader.readexactly(4))
+        msgpack.unpackb(await reader.readexactly(size))
+        return time.perf_counter()
+
+    latencies = []
+    try:
+        for _ in range(samples):
+            start = time.perf_counter()
+            peers[0][1].write(b"\0\0\0\0")
+            arrivals = await asyncio.wait_for(
+                asyncio.gather(*(read_one(r) for r, _ in peers)), 10.0
+            )
+            latencies.append((max(arrivals) - start) * 1000)
+    finally:
+        for _, w in peers:
+            w.close()
+        await asyncio.wait(handlers, timeout=5.0)  # each sees its peer's end and returns
+        server.close()
+        await server.wait_closed()
+    return latencies
+
+
+def server_figures(samples: int) -> list[Figure]:
+    """Action → every one of 22 clients updated, p50 and p99, next to the bare fan-out."""
+    latencies, frames = asyncio.run(server_fanout(samples))
+    bare = asyncio.run(bare_fanout(frames, samples))
+    note = f"{samples} actions; frames {min(map(len, frames))}–{max(map(len, frames))} B"
+    return [
+        Figure(
+            "action → 2 seats + 20 spectators, p50",
+            statistics.median(latencies),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            note,
+        ),
+        Figure(
+            "action → 2 seats + 20 spectators, p99",
+            pct(latencies, 99),
+            "ms",
+            "bare asyncio fan-out p99",
+            pct(bare, 99),
+            note,
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- TUI
+
+
+class _Frames:
+    """Timestamps the frames an app draws (``App._display`` is called once per drawn update)."""
+
+    def __init__(self, app: Any) -> None:
+        self.times: list[float] = []
+        self.hook: Callable[[], None] | None = None
+        real = app._display  # the one place Textual hands over a frame
+
+        def display(screen: Any, renderable: Any) -> None:
+            real(screen, renderable)
+            if renderable is not None:
+                self.times.append(time.perf_counter())
+                if self.hook is not None:
+                    self.hook()
+
+        app._display = display
+
+    def first_after(self, start: float) -> float | None:
+        """The first frame drawn after ``start``."""
+        return next((t for t in self.times if t > start), None)
+
+
+def _drawn_after(frames: _Frames, start: float) -> Callable[[], bool]:
+    return lambda: frames.first_after(start) is not None
+
+
+async def _until(pilot: Any, ready: Callable[[], bool], timeout: float = 10.0) -> bool:
+    """Let the app run until ``ready()``; False after ``timeout`` seconds."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if ready():
+            return True
+        await pilot.pause(0.002)
+    return False
+
+
+def _minimal_app() -> Any:
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding, BindingType
+    from textual.widgets import Footer, Static
+
+    class Minimal(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "flip", "Flip")]
+
+        def compose(self) -> ComposeResult:
+            yield Static("0", id="n")
+            yield Footer()
+
+        def action_flip(self) -> None:
+            n = self.query_one("#n", Static)
+            n.update(str(int(str(n.content)) + 1))
+
+    return Minimal()
+
+
+async def minimal_app(presses: int) -> tuple[float, list[float]]:
+    """A minimal Textual app: start → first frame (ms) and keypress → frame (ms each)."""
+    start = time.perf_counter()
+    app = _minimal_app()
+    frames = _Frames(app)
+    keys = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _until(pilot, lambda: bool(frames.times))
+        first = (frames.times[0] - start) * 1000
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            await pilot.press("x")
+            await _until(pilot, _drawn_after(frames, t0), 2.0)
+            t = frames.first_after(t0)
+            if t is not None:
+                keys.append((t - t0) * 1000)
+    return first, keys
+
+
+async def tui_table(presses: int) -> tuple[float | None, list[float], list[float]]:
+    """The real app on a solo table: start → first table frame, place/take back → frame, cursor."""
+    from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+    from poissonnier_tui.shell.app import PoissonnierApp
+    from poissonnier_tui.shell.session import SoloSession
+
+    start = time.perf_counter()
+    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Bench", bot_delay=0.0))
+    frames = _Frames(app)
+    first: list[float] = []
+    answered: list[float] = []
+    cursor: list[float] = []
+    expect: dict[str, Any] = {}
+
+    def on_table() -> bool:
+        snap = app.snapshot
+        return isinstance(app.screen, TableScreen) and snap is not None
+
+    def hook() -> None:
+        if not first and on_table():
+            first.append(time.perf_counter())
+        snap = app.snapshot
+        waiting = "full" in expect and "at" not in expect
+        if waiting and snap is not None and bool(snap.crates[0]) == expect["full"]:
+            expect["at"] = time.perf_counter()  # the first frame drawn with the new crate
+
+    frames.hook = hook
+    async with app.run_test(size=(160, 50)) as pilot:
+        if not await _until(pilot, lambda: bool(first), 20.0):
+            return None, [], []
+        await _until(
+            pilot,
+            lambda: (
+                app.snapshot is not None
+                and app.snapshot.phase == "fill"
+                and app.snapshot.me in app.snapshot.waiting_on
+            ),
+        )
+        for i in range(presses):
+            full = i % 2 == 0
+            expect.clear()
+            expect["full"] = full
+            t0 = time.perf_counter()
+            await pilot.press(*(["1"] if full else ["t", "1"]))
+            if not await _until(pilot, lambda: "at" in expect, 5.0):
+                break
+            answered.append((expect["at"] - t0) * 1000)
+            await pilot.pause(0.01)
+        for i in range(presses):
+            t0 = time.perf_counter()
+            await pilot.press("right" if i % 2 == 0 else "left")
+            await _until(pilot, _drawn_after(frames, t0), 2.0)
+            t = frames.first_after(t0)
+            if t is not None:
+                cursor.append((t - t0) * 1000)
+    return (first[0] - start) * 1000, answered, cursor
+
+
+def tui_figures(presses: int, starts: int) -> list[Figure]:
+    """Keypress → frame and start → first frame of the real app, next to a minimal Textual app."""
+    min_first: list[float] = []
+    min_keys: list[float] = []
+    real_first: list[float] = []
+    answered: list[float] = []
+    cursor: list[float] = []
+    for _ in range(starts):  # interleaved, so load on the machine hits both alike
+        f, k = asyncio.run(minimal_app(presses))
+        min_first.append(f)
+        min_keys += k
+        rf, a, c = asyncio.run(tui_table(presses))
+        if rf is not None:
+            real_first.append(rf)
+        answered += a
+        cursor += c
+
+    def fig(name: str, values: list[float], q: float, anchor: str, anchor_q: float) -> Figure:
+        return Figure(
+            name,
+            pct(values, q) if values else None,
+            "ms",
+            anchor,
+            pct(min_keys, anchor_q) if min_keys else None,
+            f"{len(values)} presses" if values else "not measured (the app did not answer)",
+        )
+
+    return [
+        fig(
+            "TUI keypress → frame, server answers (place/take back), p50",
+            answered,
+            50,
+            "minimal Textual app keypress → frame p50",
+            50,
+        ),
+        fig(
+            "TUI keypress → frame, server answers (place/take back), p95",
+            answered,
+            95,
+            "minimal Textual app keypress → frame p95",
+            95,
+        ),
+        fig(
+            "TUI local cursor move → frame, p95",
+            cursor,
+            95,
+            "minimal Textual app keypress → frame p95",
+            95,
+        ),
+        Figure(
+            "TUI start → first table frame (median)",
+            statistics.median(real_first) if real_first else None,
+            "ms",
+            "minimal Textual app start → first frame (median)",
+            statistics.median(min_first),
+            f"{len(real_first)} starts",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- many tables
+
+
+async def loop_pings(seconds: float, period: float = 0.01) -> list[float]:
+    """Lateness (ms) of a timer that should fire every ``period`` s, for ``seconds`` s."""
+    late = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        due = loop.time() + period
+        await asyncio.sleep(period)
+        late.append((loop.time() - due) * 1000)
+    return late
+
+
+async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
+    """``tables`` four-bot tables (default level, no bot delay) on this loop; pings meanwhile."""
+    servers = []
+    for t in range(tables):
+        bots = {s: make_bot(DEFAULT_LEVEL, t * 8 + s) for s in range(4)}
+        server = TableServer(
+            PoissonnierGame(),
+            name=f"t{t}",
+            seats=4,
+            seed=t,
+            app_version=__version__,
+            bots=bots,
+            bot_delay=0.0,
+            auto_start=True,
+        )
+        servers.append(server)
+    try:
+        for server in servers:
+            await server.open()
+        pings = await loop_pings(seconds)
+        revs = sum(s.rev for s in servers)
+    finally:
+        for server in servers:
+            await server.close()
+    return pings, revs
+
+
+def tables_figures(tables: int, seconds: float) -> list[Figure]:
+    """Event-loop ping p99 with ``tables`` bot tables, next to the same ping on an idle loop."""
+    idle = asyncio.run(loop_pings(min(seconds, 2.0)))
+    pings, revs = asyncio.run(many_tables(tables, seconds))
+    return [
+        Figure(
+            f"{tables} four-bot tables on one loop: ping p99",
+            pct(pings, 99),
+            "ms",
+            "idle loop ping p99",
+            pct(idle, 99),
+            f"10 ms timer lateness over {seconds:.0f} s; {revs} actions played meanwhile",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- main
+
+
+@contextlib.contextmanager
+def private_data_dir() -> Iterator[None]:
+    """Logs written by the bench's tables go to a temporary directory, removed after."""
+    old = os.environ.get(DATA_DIR_ENV)
+    with tempfile.TemporaryDirectory(prefix="poissonnier-bench-") as folder:
+        os.environ[DATA_DIR_ENV] = folder
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop(DATA_DIR_ENV, None)
+            else:
+                os.environ[DATA_DIR_ENV] = old
+
+
+def fmt(value: float | None) -> str:
+    """A figure for the table: 3 significant digits, thousands separated."""
+    if value is None:
+        return "—"
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.3g}" if value >= 1 else f"{value:.2g}"
+
+
+def render(figures: list[Figure], header: str) -> str:
+    """The figures as a Markdown table."""
+    lines = [
+        header,
+        "",
+        "| figure | value | anchor (same run) | note |",
+        "| --- | --- | --- | --- |",
+    ]
+    for f in figures:
+        anchor = f"{f.anchor_name}: {fmt(f.anchor)}" if f.anchor_name else "—"
+        lines.append(f"| {f.name} | {fmt(f.value)} {f.unit} | {anchor} | {f.note} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen sections and print the table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="shorter measurements (about a minute on a quiet machine)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections among {', '.join(SECTIONS)}",
+    )
+    args = parser.parse_args(argv)
+    only = [s for s in args.only.split(",") if s]
+    for s in only:
+        if s not in SECTIONS:
+            parser.error(f"unknown section {s!r}; choose from {', '.join(SECTIONS)}")
+    quick = args.quick
+    figures: list[Figure] = []
+    started = time.perf_counter()
+    steps: dict[str, Callable[[], Awaitable[None] | None]] = {}
+    anchor: list[float] = []
+
+    def engine() -> None:
+        got = engine_figures(3.0 if quick else 15.0)
+        anchor.append(got[1].value or 0.0)
+        figures.extend(got)
+
+    def simulate_() -> None:
+        if not anchor:
+            anchor.append(engine_figures(2.0)[1].value or 0.0)
+        figures.extend(simulate_figures(3.0 if quick else 20.0, anchor[0]))
+
+    steps = {
+        "engine": engine,
+        "simulate": simulate_,
+        "server": lambda: figures.extend(server_figures(40 if quick else 300)),
+        "tui": lambda: figures.extend(tui_figures(4 if quick else 20, 1 if quick else 4)),
+        "tables": lambda: figures.extend(tables_figures(200, 4.0 if quick else 15.0)),
+    }
+    with private_data_dir():
+        for name in SECTIONS:
+            if name in only:
+                print(f"… {name}", file=sys.stderr, flush=True)
+                steps[name]()
+    header = (
+        f"poissonnier bench{' --quick' if quick else ''}: Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, {time.perf_counter() - started:.0f} s"
+    )
+    if args.json:
+        print(json.dumps({"header": header, "figures": [asdict(f) for f in figures]}, indent=1))
+    else:
+        print(render(figures, header))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
