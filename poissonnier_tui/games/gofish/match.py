@@ -58,6 +58,31 @@ def parse_options(options: Mapping[str, Any]) -> tuple[Options, int | None]:
     return Options(variant=variant, bluff=bluff, play_on=play_on), first
 
 
+def known_misses(log: list[dict[str, Any]]) -> set[tuple[int, str, str | None]]:
+    """Asks the public history shows would fail now (G12).
+
+    ``(seat, rank, None)``: ``seat`` answered it had no card of ``rank`` (or gave
+    them all away) and has received no card since; ``(seat, rank, suit)``: the
+    same for one card (§6). Any card reaching a seat (a give or a draw) clears
+    what was known of it.
+    """
+    misses: set[tuple[int, str, str | None]] = set()
+    for e in log:
+        kind = e["t"]
+        if kind == "ask":
+            target, rank = e["target"], e["rank"]
+            suit = e.get("suit")
+            if e["answer"] == "gave":
+                misses = {m for m in misses if m[0] != e["seat"]}
+                if suit is None:
+                    misses.add((target, rank, None))
+            else:
+                misses.add((target, rank, suit))
+        elif kind == "draw":
+            misses = {m for m in misses if m[0] != e["seat"]}
+    return misses
+
+
 class GoFishMatch:
     """One game of Go Fish as the server sees it (`net.game.Match`)."""
 
@@ -92,14 +117,30 @@ class GoFishMatch:
         return frozenset()
 
     def timeout_action(self, seat: int) -> Wire | None:
-        """The ask made for an absent or timed-out active seat (G12): the first legal
-        ask that is not a bluff; ``None`` for any other seat."""
-        hand = set(self.state.hands[seat]) if 0 <= seat < self.state.players else set()
-        for action in legal_actions(self.state, seat):
-            if isinstance(action, AskCard) and cards.card_id(action.rank, action.suit) in hand:
-                continue
-            return to_wire(action)
-        return None
+        """The ask made for an absent or timed-out active seat (G12); ``None`` for any
+        other seat.
+
+        The first legal ask, in the fixed order of ``engine.legal_actions``, that is
+        not a bluff and that the public history does not already show to fail;
+        the first non-bluff ask when every one is known to fail. It uses only what
+        the seat itself could see (its hand and the public events).
+        """
+        if not 0 <= seat < self.state.players:
+            return None
+        hand = set(self.state.hands[seat])
+        honest = [
+            a
+            for a in legal_actions(self.state, seat)
+            if not (isinstance(a, AskCard) and cards.card_id(a.rank, a.suit) in hand)
+        ]
+        if not honest:
+            return None
+        misses = known_misses(self.state.log)
+        for action in honest:
+            suit = action.suit if isinstance(action, AskCard) else None
+            if (action.target, action.rank, suit) not in misses:
+                return to_wire(action)
+        return to_wire(honest[0])
 
     @property
     def is_over(self) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from poissonnier_tui.games.gofish.rules import cards
@@ -56,6 +56,8 @@ def new_game(
     players: int,
     options: Options | None = None,
     first_player: int | None = None,
+    *,
+    deck: Sequence[str] | None = None,
 ) -> GameState:
     """Shuffle and deal a game (docs/GOFISH.md §2), lay dealt books (G2), start turn 1.
 
@@ -70,16 +72,22 @@ def new_game(
         A state waiting for the first player's ask.
 
     Raises:
-        ValueError: ``players`` outside 2..6 or ``first_player`` not a seat.
+        ValueError: ``players`` outside 2..6, ``first_player`` not a seat, or
+            ``deck`` not the 52 cards.
     """
     k = cards.hand_size(players)
+    if deck is not None and sorted(deck) != sorted(cards.DECK):
+        raise ValueError("a stacked deck must hold each of the 52 cards once")
     if first_player is not None and (
         isinstance(first_player, bool) or not 0 <= first_player < players
     ):
         raise ValueError(f"first player must be a seat 0..{players - 1}")
     rng = random.Random(seed)
-    stock = cards.deck()
-    rng.shuffle(stock)
+    if deck is None:
+        stock = cards.deck()
+        rng.shuffle(stock)
+    else:
+        stock = list(deck)
     hands: list[list[str]] = [[] for _ in range(players)]
     for _ in range(k):
         for hand in hands:
@@ -213,6 +221,7 @@ def apply(state: GameState, seat: int, action: Action) -> None:
             shown = cards.rank_of(card) == rank
         _log(state, {"t": "draw", "seat": seat, "shown": card if shown else None,
                      "why": "go_fish"})  # fmt: skip
+        _note_stock(state)
         _settle(state, seat, None)
         if state.over:
             return
@@ -271,12 +280,16 @@ def _check(state: GameState, seat: int, action: Action) -> None:
 
 
 def _draw(state: GameState, seat: int) -> str:
-    """Move the top card of the stock to ``seat``'s hand; note the stock running out."""
+    """Move the top card of the stock to ``seat``'s hand (the caller logs the draw)."""
     card = state.stock.pop()
     state.hands[seat].append(card)
+    return card
+
+
+def _note_stock(state: GameState) -> None:
+    """Log the stock running out, right after the draw that took its last card."""
     if not state.stock:
         _log(state, {"t": "stock_empty"})
-    return card
 
 
 def _lay_books(state: GameState, seat: int) -> None:
@@ -304,6 +317,7 @@ def _refill(state: GameState, seat: int) -> None:
     """G6: an empty hand takes the top card of the stock at once, unseen by others."""
     _draw(state, seat)
     _log(state, {"t": "draw", "seat": seat, "shown": None, "why": "refill"})
+    _note_stock(state)
 
 
 def _continue(state: GameState, seat: int) -> None:
