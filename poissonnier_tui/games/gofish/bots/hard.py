@@ -17,11 +17,19 @@ the engine's :func:`apply` only plays it forward.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from poissonnier_tui.games.gofish.bots.memory import NR, Memory
-from poissonnier_tui.games.gofish.bots.policy import AskTuple, ask_tuple, ask_wire, choose, score
+from poissonnier_tui.games.gofish.bots.policy import (
+    AskTuple,
+    ask_tuple,
+    ask_wire,
+    careful_key,
+    choose,
+    score,
+)
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard
 from poissonnier_tui.games.gofish.rules.cards import (
     DECK,
@@ -36,10 +44,12 @@ from poissonnier_tui.games.gofish.rules.state import GameState, Options
 
 Wire = dict[str, Any]
 
-WORLDS = 12
+WORLDS = 24
 """Worlds sampled per decision at budget 1."""
-CANDIDATES = 4
-"""Guesses compared by rollouts."""
+CANDIDATES = 3
+"""Asks compared by rollouts: the careful first choice and its runners-up."""
+MARGIN = 0.05
+"""Mean rollout gain over the first choice needed to leave it."""
 ROLLOUT_ASKS = 400
 """Asks after which a rollout stops and is scored as it stands."""
 
@@ -144,7 +154,8 @@ def _try_deal(
                 rest.append(c)
                 continue
             r = RANK_INDEX[rank_of(c)]
-            if strict and (counts[r] >= memory.hi[s][r] or c in memory.lacks[s]):
+            cap = min(memory.hi[s][r], 3) if strict else 3  # four would be a book (§4)
+            if counts[r] >= cap or (strict and c in memory.lacks[s]):
                 rest.append(c)
                 continue
             hands[s].append(c)
@@ -179,7 +190,7 @@ def _apply(state: GameState, seat: int, ask: AskTuple) -> None:
     apply(state, seat, Ask(target, rank) if suit is None else AskCard(target, rank, suit))
 
 
-def rollout(state: GameState, memory: Memory, me: int, rng: random.Random) -> float:
+def rollout(state: GameState, memory: Memory, me: int) -> float:
     """Play ``state`` out with the medium policy for every seat; ``me``'s value.
 
     Each seat chooses from the public events (``memory``, fed as they happen)
@@ -193,6 +204,8 @@ def rollout(state: GameState, memory: Memory, me: int, rng: random.Random) -> fl
             break
         seat = state.active
         asks = legal_tuples(state, seat)
+        if not asks:  # a sampled world the real game could not reach
+            break
         est = memory.estimate(seat, state.hands[seat])
         _apply(state, seat, choose(est, asks))
         memory.feed_all(state.log[seen:])
@@ -207,7 +220,15 @@ def rollout(state: GameState, memory: Memory, me: int, rng: random.Random) -> fl
 
 
 class HardBot:
-    """Determinized rollouts over worlds sampled from its view; satisfies ``net.game.Agent``.
+    """Careful asks checked by determinized rollouts; satisfies ``net.game.Agent``.
+
+    The bot ranks its honest asks by :func:`~.policy.careful_key` (hit chance,
+    what the ask gives away, whether it ends the game won or lost). A proved
+    hit that does not end the game is taken at once. Otherwise the best
+    :data:`CANDIDATES` asks are played out in :attr:`worlds` worlds sampled
+    from the view (the same worlds and stock orders for every ask); the bot
+    leaves its first choice only for an ask whose rollouts beat it by more
+    than :data:`MARGIN` and by two standard errors of the paired differences.
 
     Args:
         rng: the bot's generator; every sample and rollout draws from it, so a
@@ -217,38 +238,46 @@ class HardBot:
 
     def __init__(self, rng: random.Random, budget: float = 1.0) -> None:
         self.rng = rng
-        self.worlds = max(1, round(WORLDS * budget))
+        self.worlds = max(2, round(WORLDS * budget))
         self.sampled: list[GameState] = []
         """The worlds of the last decision (for the honesty tests)."""
 
     def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
-        """A proved hit, else the guess with the best rollout average (``None`` if no ask)."""
+        """The chosen ask among ``legal`` (``None`` when it is empty)."""
         self.sampled = []
         if not legal:
             return None
         me = view["seat"]
         memory = Memory.from_view(view)
         est = memory.estimate(me, view["me"]["hand"])
-        asks = [ask_tuple(a) for a in legal]
-        ranked = sorted(asks, key=lambda a: score(est, a), reverse=True)
-        best = choose(est, asks)
-        if score(est, best)[0] >= 1.0 or len(ranked) == 1:
-            return ask_wire(best)
-        candidates = [a for a in ranked if score(est, a)[0] >= 0][:CANDIDATES]
-        if len(candidates) <= 1:
-            return ask_wire(best)
-        totals = [0.0] * len(candidates)
-        for _ in range(self.worlds):
+        books = [len(b) for b in view["books"]]
+        keyed = sorted(
+            ((careful_key(est, a, books), i, a) for i, a in enumerate(map(ask_tuple, legal))),
+            key=lambda k: (k[0], -k[1]),
+            reverse=True,
+        )
+        (key, _, first) = keyed[0]
+        proved = score(est, first)[0] >= 1.0
+        if len(keyed) == 1 or (proved and key[0] == 0):
+            return ask_wire(first)
+        candidates = [a for k, _, a in keyed[:CANDIDATES] if k[0] > -2]
+        values = [[0.0] * self.worlds for _ in candidates]
+        for w in range(self.worlds):
             world = sample_world(view, memory, self.rng)
             self.sampled.append(world)
-            seed = self.rng.random()
             for i, ask in enumerate(candidates):
                 state = world.copy()
-                state.rng = random.Random(seed)
                 state.log = []
                 sim_memory = memory.copy()
                 _apply(state, me, ask)
                 sim_memory.feed_all(state.log)
-                totals[i] += rollout(state, sim_memory, me, self.rng)
-        pick = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return ask_wire(candidates[pick])
+                values[i][w] = rollout(state, sim_memory, me)
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [values[i][w] - values[0][w] for w in range(self.worlds)]
+            mean = sum(diffs) / self.worlds
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, self.worlds - 1)
+            se = math.sqrt(var / self.worlds)
+            if mean > MARGIN and mean > 2 * se and mean > best_gain:
+                best, best_gain = i, mean
+        return ask_wire(candidates[best])
