@@ -65,8 +65,11 @@ EXPOSURE_COST = 0.5
 """Weight of the cards a new ask puts at risk, in hits (the hard bot's :func:`careful_key`)."""
 
 
-def careful_key(est: Estimates, ask: AskTuple, books: Sequence[int]) -> tuple[int, float, int]:
-    """The hard bot's sort key of an ask, best highest: (end, value, held of rank).
+def careful_key(
+    est: Estimates, ask: AskTuple, books: Sequence[int]
+) -> tuple[int, float, int, int, int]:
+    """The hard bot's sort key of an ask, best highest: (end, value, proved cards, held of
+    rank, target size) — the last three as in :func:`score`.
 
     * ``value``: the hit chance minus what the ask gives away. An ask proves the
       asker holds the rank (docs/GOFISH.md §3.1, §8); if nobody knew it yet,
@@ -91,8 +94,9 @@ def careful_key(est: Estimates, ask: AskTuple, books: Sequence[int]) -> tuple[in
     else:
         card = card_id(rank, suit)
         if card in est.hand:
-            return (-2, -1.0, 0)
+            return (-2, -1.0, 0, 0, 0)
         p = est.card_hit(target, card)
+    proved = m.lo[target][r] if suit is None else int(p >= 1.0)
     cost = 0.0
     if m.lo[me][r] < 1:  # a new exposure
         miss_all = 1.0
@@ -108,4 +112,4 @@ def careful_key(est: Estimates, ask: AskTuple, books: Sequence[int]) -> tuple[in
             after = list(books)
             after[me] += book
             end = 1 if after[me] >= max(after) else -1
-    return (end, p - cost, est.mine[r])
+    return (end, p - cost, proved, est.mine[r], m.sizes[target])
