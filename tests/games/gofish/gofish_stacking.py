@@ -13,11 +13,12 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
 import pytest
+from stacking import view_strings
 
 from poissonnier_tui.games.gofish.rules import cards
 from poissonnier_tui.games.gofish.rules.actions import Action, to_wire
@@ -136,22 +137,9 @@ def events(state: GameState, kind: str) -> list[dict[str, Any]]:
     return [e for e in state.log if e["t"] == kind]
 
 
-def strings(value: Any) -> Iterator[str]:
-    """Every string inside a view or frame, keys included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from strings(v)
-
-
 def named_cards(view: Any) -> set[str]:
     """Every card a view names: as an id anywhere, or as an asked card (rank and suit)."""
-    found = {s for s in strings(view) if CARD_ID.match(s)}
+    found = {s for s in view_strings(view) if CARD_ID.match(s)}
     if isinstance(view, Mapping):
         for e in view.get("log", []):
             if e.get("t") == "ask" and "suit" in e:
