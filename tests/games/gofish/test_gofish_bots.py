@@ -154,3 +154,33 @@ def test_medium_beats_easy_in_seat_rotated_three_player_games() -> None:
 def test_hard_beats_medium_in_seat_rotated_three_player_games() -> None:
     rates = win_rates(["hard", "medium", "medium"], shuffles=14, budget=0.5)  # 42 games
     assert rates["hard"] > 1 / 3 > rates["medium"]
+
+
+def _proved_last_card(books: list[list[str]]) -> GameState:
+    """Seat 2 is proved to hold a queen (it asked for one) and has one card left; seat 0
+    holds a queen and is to ask. A hit on it empties seat 2's hand: §5 ends the game."""
+    state = stacked_game([["QC", "7H", "9H", "5C"], ["2C", "3C"], ["QD", "7C"]],
+                         books=books, stock_top=["9S"], active=2)  # fmt: skip
+    apply_wire(state, 2, {"type": "ask", "target": 1, "rank": "Q"})  # miss: draws 9S unseen
+    apply_wire(state, 0, {"type": "ask", "target": 2, "rank": "7"})  # seat 0 takes the 7C
+    apply_wire(state, 0, {"type": "ask", "target": 2, "rank": "9"})  # and the 9S
+    assert state.hands[2] == ["QD"] and state.active == 0 and not state.over
+    return state
+
+
+def test_hard_does_not_end_a_game_it_would_lose_but_medium_does() -> None:
+    """docs/GOFISH.md §5: behind on books, the proved queen would end the game lost."""
+    state = _proved_last_card([[], ["K", "J"], []])
+    ending = {"type": "ask", "target": 2, "rank": "Q"}
+    assert make_bot("medium", 1).act(view_for(state, 0), legal_wires(state, 0)) == ending
+    chosen = make_bot("hard", 1).act(view_for(state, 0), legal_wires(state, 0))
+    assert chosen is not None and chosen != ending
+
+
+def test_hard_ends_a_game_it_wins() -> None:
+    """docs/GOFISH.md §5: ahead on books, the proved queen ends the game won."""
+    state = _proved_last_card([["K", "J"], [], []])
+    action = make_bot("hard", 1).act(view_for(state, 0), legal_wires(state, 0))
+    assert action == {"type": "ask", "target": 2, "rank": "Q"}
+    apply_wire(state, 0, action)
+    assert state.over and state.result is not None and state.result["winners"] == [0]
