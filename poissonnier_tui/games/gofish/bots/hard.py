@@ -1,15 +1,18 @@
 """The hard Go Fish bot: it reasons over the hands consistent with its view and searches.
 
 Like the medium bot it first reads its view into a :class:`~.memory.Memory`.
-A proved hit is taken at once (nothing is lost by it). Otherwise it weighs
-its best few guesses (by the medium bot's chances) by determinized rollouts:
-it deals :attr:`HardBot.worlds` worlds — every other hand and the stock order
-— consistent with everything its view has shown (:func:`sample_world`:
-hand sizes, proved cards and counts, ranks and cards a hand is known to
-lack), plays each guess in each world, then plays the game out with the
-medium policy for every seat (each simulated seat using only the public
-events and its own simulated hand), and keeps the guess with the best
-average result (a win 1, a shared win split, plus a little for books).
+It then ranks its honest asks more carefully than medium
+(:func:`~.policy.careful_key`): besides the chance of a hit it weighs the
+cards an ask exposes to the other players (§3.1, §8) and whether a proved
+hit would end the game (§5) won or lost. A proved hit that does not end the
+game is taken at once. Otherwise it checks its first choice against the
+runners-up by determinized rollouts: it deals worlds — every other hand and
+the stock order — consistent with everything its view has shown
+(:func:`sample_world`: hand sizes, proved cards and counts, ranks and cards
+a hand is known to lack), plays each candidate in each world, then plays the
+game out with the medium policy for every seat (each simulated seat using
+only the public events and its own simulated hand), and leaves its first
+choice only for a candidate whose paired rollout results are clearly better.
 
 It never sees the table's state: a world is built from the view alone, and
 the engine's :func:`apply` only plays it forward.
