@@ -10,8 +10,8 @@ Levels (:data:`LEVELS`), weakest first:
 
 * ``easy`` (:class:`EasyBot`): legal and forgetful.
 * ``medium`` (:class:`MediumBot`): remembers every ask, answer and shown card.
-* ``hard`` (:class:`HardBot`): weighs what an ask exposes and whether it ends the
-  game, and checks its choice by rollouts on hands sampled consistent with its view.
+* ``hard`` (:class:`HardBot`): knows when a hit ends the game won or lost, and
+  checks its choice by rollouts on hands sampled consistent with its view.
 
 Baseline: ``random`` (:class:`RandomBot`).
 

@@ -1,18 +1,17 @@
 """The hard Go Fish bot: it reasons over the hands consistent with its view and searches.
 
 Like the medium bot it first reads its view into a :class:`~.memory.Memory`.
-It then ranks its honest asks more carefully than medium
-(:func:`~.policy.careful_key`): besides the chance of a hit it weighs the
-cards an ask exposes to the other players (§3.1, §8) and whether a proved
-hit would end the game (§5) won or lost. A proved hit that does not end the
-game is taken at once. Otherwise it checks its first choice against the
-runners-up by determinized rollouts: it deals worlds — every other hand and
-the stock order — consistent with everything its view has shown
-(:func:`sample_world`: hand sizes, proved cards and counts, ranks and cards
-a hand is known to lack), plays each candidate in each world, then plays the
-game out with the medium policy for every seat (each simulated seat using
-only the public events and its own simulated hand), and leaves its first
-choice only for a candidate whose paired rollout results are clearly better.
+It then ranks its honest asks as medium does, except that it knows when a
+proved hit would end the game (§5) won or lost (:func:`~.policy.careful_key`).
+A proved hit that does not end the game is taken at once. Otherwise it
+checks its first choice against the runners-up by determinized rollouts:
+it deals worlds (every other hand and the stock order) consistent with
+everything its view has shown (:func:`sample_world`: hand sizes, proved
+cards and counts, ranks and cards a hand is known to lack), plays each
+candidate in each world, then plays the game out with the medium policy for
+every seat (each simulated seat using only the public events and its own
+simulated hand), and leaves its first choice only for a candidate whose
+paired rollout results are clearly better.
 
 It never sees the table's state: a world is built from the view alone, and
 the engine's :func:`apply` only plays it forward.
@@ -225,8 +224,8 @@ def rollout(state: GameState, memory: Memory, me: int) -> float:
 class HardBot:
     """Careful asks checked by determinized rollouts; satisfies ``net.game.Agent``.
 
-    The bot ranks its honest asks by :func:`~.policy.careful_key` (hit chance,
-    what the ask gives away, whether it ends the game won or lost). A proved
+    The bot ranks its honest asks by :func:`~.policy.careful_key` (whether a
+    proved hit ends the game won or lost, then the medium bot's order). A proved
     hit that does not end the game is taken at once. Otherwise the best
     :data:`CANDIDATES` asks are played out in :attr:`worlds` worlds sampled
     from the view (the same worlds and stock orders for every ask); the bot

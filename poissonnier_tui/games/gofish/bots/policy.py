@@ -61,24 +61,16 @@ def ask_wire(ask: AskTuple) -> dict[str, Any]:
     return {"type": "ask_card", "target": target, "rank": rank, "suit": suit}
 
 
-EXPOSURE_COST = 0.5
-"""Weight of the cards a new ask puts at risk, in hits (the hard bot's :func:`careful_key`)."""
-
-
 def careful_key(
     est: Estimates, ask: AskTuple, books: Sequence[int]
 ) -> tuple[int, float, int, int, int]:
-    """The hard bot's sort key of an ask, best highest: (end, value, proved cards, held of
-    rank, target size) — the last three as in :func:`score`.
+    """The hard bot's sort key of an ask, best highest: (end, then :func:`score`'s key).
 
-    * ``value``: the hit chance minus what the ask gives away. An ask proves the
-      asker holds the rank (docs/GOFISH.md §3.1, §8); if nobody knew it yet,
-      any other player holding that rank will ask for all of them (the medium
-      bot does), so the cards held of that rank, times the chance an opponent
-      holds one, are weighed at :data:`EXPOSURE_COST` per card.
-    * ``end``: +1 for a proved hit that ends the game (§5: the target's hand or
-      the asker's, emptied) with the asker winning or sharing the win, -1 for
-      one that ends it lost, 0 otherwise.
+    ``end`` is +1 for a proved hit that ends the game (docs/GOFISH.md §5: the
+    target's hand or the asker's emptied) with the asker winning or sharing
+    the win, -1 for one that ends it lost, 0 otherwise; -2 for a bluff (G4).
+    (Weighing what an ask exposes to the others was tried and measured: it
+    lost to medium at tables with an easy player, so it is not used.)
 
     Args:
         est: the asker's estimates.
@@ -89,27 +81,15 @@ def careful_key(
     r = RANK_INDEX[rank]
     m = est.m
     me = est.me
-    if suit is None:
-        p = est.rank_hit(target, r)
-    else:
-        card = card_id(rank, suit)
-        if card in est.hand:
-            return (-2, -1.0, 0, 0, 0)
-        p = est.card_hit(target, card)
-    proved = m.lo[target][r] if suit is None else int(p >= 1.0)
-    cost = 0.0
-    if m.lo[me][r] < 1:  # a new exposure
-        miss_all = 1.0
-        for o in range(m.players):
-            if o != me:
-                miss_all *= 1.0 - est.rank_hit(o, r)
-        cost = EXPOSURE_COST * est.mine[r] * (1.0 - miss_all)
+    key = score(est, ask)
+    if key[0] < 0:
+        return (-2, *key)
     end = 0
-    if p >= 1.0 and suit is None and not m.card_variant:
+    if key[0] >= 1.0 and suit is None:
         given = m.lo[target][r]
         book = est.mine[r] + given == 4
         if given >= m.sizes[target] or (book and len(est.hand) == est.mine[r]):
             after = list(books)
             after[me] += book
             end = 1 if after[me] >= max(after) else -1
-    return (end, p - cost, proved, est.mine[r], m.sizes[target])
+    return (end, *key)
