@@ -3,7 +3,11 @@ sound in what they remember, and ranked easy < medium < hard on a small seeded c
 
 The ≥ 400-game figures are measured by ``scripts/gofish_strength.py``
 (docs/measurements/gofish_bots.txt); here a small fixed set of seat-rotated
-games must already put the levels in order.
+games (seeds fixed before the first run) must put the levels in order. Those
+42 games separate medium from easy by far more than chance; they cannot
+separate hard from medium, which the 402-game measurement finds level with
+each other — the check there is a smoke test that hard's search does not
+wreck its play.
 """
 
 from __future__ import annotations
