@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
+from net.game import Wire
 from poissonnier_tui.games.gofish.bots.memory import NR, Memory
 from poissonnier_tui.games.gofish.bots.policy import (
     AskTuple,
@@ -43,8 +43,6 @@ from poissonnier_tui.games.gofish.rules.cards import (
 )
 from poissonnier_tui.games.gofish.rules.engine import apply
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
-
-Wire = dict[str, Any]
 
 WORLDS = 24
 """Worlds sampled per decision at budget 1."""

@@ -9,12 +9,10 @@ else where it is likeliest (:func:`~.policy.choose`). It never bluffs.
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from net.game import Wire
 from poissonnier_tui.games.gofish.bots.memory import Memory
 from poissonnier_tui.games.gofish.bots.policy import ask_tuple, ask_wire, choose
-
-Wire = dict[str, Any]
 
 
 class MediumBot:

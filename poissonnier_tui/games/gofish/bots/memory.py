@@ -24,7 +24,6 @@ from typing import Any
 
 from poissonnier_tui.games.gofish.rules.cards import RANK_INDEX, RANKS, SUITS, card_id, rank_of
 
-Wire = dict[str, Any]
 NR = len(RANKS)
 
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
+from net.game import Wire
 from poissonnier_tui.games.gofish.rules.cards import rank_of
-
-Wire = dict[str, Any]
 
 
 class RandomBot:
