@@ -1,6 +1,2 @@
-"""Go Fish (docs/GOFISH.md): pure rules in ``rules/``, bots in ``bots/``, and
-:class:`GoFishGame`, its definition for the table server."""
-
-from poissonnier_tui.games.gofish.match import GoFishGame
-
-__all__ = ["GoFishGame"]
+"""Go Fish (docs/GOFISH.md): pure rules in ``rules/``, bots in ``bots/``, and ``match.py``,
+its definition for the table server (``GoFishGame``)."""

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from net.game import ActionRejected
-from poissonnier_tui.games.gofish import GoFishGame
+from poissonnier_tui.games.gofish.match import GoFishGame
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, parse_action, to_wire
 from poissonnier_tui.games.gofish.rules.errors import IllegalAction
 

@@ -25,9 +25,8 @@ from net.game import Agent
 from net.messages import Lobby, View
 from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.games.gofish import GoFishGame
 from poissonnier_tui.games.gofish.bots import make_bot
-from poissonnier_tui.games.gofish.match import GoFishMatch
+from poissonnier_tui.games.gofish.match import GoFishGame, GoFishMatch
 from poissonnier_tui.games.gofish.rules.view import legal_from_view
 
 PLAYERS = 4
