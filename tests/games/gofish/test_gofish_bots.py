@@ -5,9 +5,10 @@ The ≥ 400-game figures are measured by ``scripts/gofish_strength.py``
 (docs/measurements/gofish_bots.txt); here a small fixed set of seat-rotated
 games (seeds fixed before the first run) must put the levels in order. Those
 42 games separate medium from easy by far more than chance; they cannot
-separate hard from medium, which the 402-game measurement finds level with
-each other — the check there is a smoke test that hard's search does not
-wreck its play.
+separate hard from medium, and the 402-game measurement finds hard no better
+than medium (level among mediums, behind it beside an easy bot) — so the
+hard-against-medium check is only a smoke test that its search does not
+wreck its play, not evidence that it is stronger.
 """
 
 from __future__ import annotations
