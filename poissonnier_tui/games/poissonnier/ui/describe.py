@@ -91,12 +91,17 @@ def price(proposal: Mapping[str, Any]) -> str:
     return " + ".join(parts) if parts else "nothing"
 
 
-def proposal_text(snap: TableSnapshot, proposal: Mapping[str, Any]) -> str:
+def proposal_text(
+    snap: TableSnapshot, proposal: Mapping[str, Any], buyer: int | None = None
+) -> str:
     """A proposal as a sentence: who offers what to whom, at what price (RULES.md §4).
 
-    The buyer is always the active player; the proposer is either side.
+    The buyer is the player active when it was made: ``buyer`` (a logged
+    event's ``"buyer"``), or the active player now for an open proposal. The
+    proposer is either side.
     """
-    seller, buyer = int(proposal["seller"]), snap.active
+    seller = int(proposal["seller"])
+    buyer = snap.active if buyer is None else buyer
     if int(proposal["proposer"]) == seller:
         return (
             f"{who(snap, seller)} {verb(snap, seller, 'offers')} {whom(snap, buyer)} "
@@ -186,12 +191,12 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
         head = (
             f"Counter-offer #{p['id']}" if event.get("counter") is not None else f"Offer #{p['id']}"
         )
-        return f"{head}: {proposal_text(snap, p)}."
+        return f"{head}: {proposal_text(snap, p, _buyer(snap, event))}."
     if t == "deal":
         p = event["proposal"]
         return (
             f"[b]Deal #{p['id']}![/b] {who(snap, int(p['seller']))} sold {goods(p)} to "
-            f"{whom(snap, snap.active)} for {price(p)} (R8)."
+            f"{whom(snap, _buyer(snap, event))} for {price(p)} (R8)."
         )
     if t == "lapse":
         return f"Offer #{event['proposal']} lapsed: it can no longer be carried out (§4)."
@@ -200,6 +205,13 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
     if t == "withdraw":
         return f"{who(snap, seat)} withdrew offer #{event['proposal']}."
     return None
+
+
+def _buyer(snap: TableSnapshot, event: Event) -> int:
+    """The buyer of a logged proposal or deal: what the event records (view.py adds
+    ``"buyer"``); the active seat only for events from before it did."""
+    buyer = event.get("buyer")
+    return snap.active if buyer is None else int(buyer)
 
 
 # --- the status line ---------------------------------------------------------------------
