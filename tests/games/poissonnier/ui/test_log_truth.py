@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 
 from textual.content import Content
 
-from poissonnier_tui.games.poissonnier.rules.actions import Accept, Propose, Serve
+from poissonnier_tui.games.poissonnier.rules.actions import Accept, Action, Propose, Serve
 from poissonnier_tui.games.poissonnier.rules.engine import apply, legal_actions, new_game
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import LOG_TAIL, view_for
@@ -35,12 +36,13 @@ def _dealing_game(seed: int) -> list[GameState]:
         accepts = [a for a in actions if isinstance(a, Accept)]
         proposes = [a for a in actions if isinstance(a, Propose)]
         serves = [a for a in actions if isinstance(a, Serve)]
+        pick: Sequence[Action]
         if accepts and rng.random() < 0.7:
             pick = accepts
         elif proposes and rng.random() < 0.3:
             pick = proposes
         else:
-            pick = serves or [a for a in actions if not isinstance(a, Propose | Accept)]
+            pick = [*serves] or [a for a in actions if not isinstance(a, Propose | Accept)]
         apply(state, seat, rng.choice(pick))
         states.append(copy.deepcopy(state))
     return states
