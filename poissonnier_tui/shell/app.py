@@ -170,7 +170,10 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.seats = event.seats
         self.started = event.started
         if self.snapshot is not None:
-            self.snapshot = self.game_ui.read(self.snapshot.view, event.seats, self.snapshot.rev)
+            deadline = getattr(self.snapshot, "deadline", None)  # the step's limit runs on
+            self.snapshot = self.game_ui.read(
+                self.snapshot.view, event.seats, self.snapshot.rev, deadline
+            )
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
