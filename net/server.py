@@ -24,7 +24,7 @@ import msgpack
 
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
-from net.game import Agent, GameDefinition, Wire
+from net.game import Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
@@ -272,6 +272,9 @@ class TableServer:
         self.on_change = on_change
         """See the class arguments; may be set after construction."""
         self.on_action = on_action
+        self.last_move_by_table: TableMoveReason | None = None
+        """While ``on_action`` runs: why the table played that move itself
+        (``"away"``, ``"time"``), or ``None`` for the seat's own move."""
         """See the class arguments; set it before :meth:`open`."""
         self.on_start: Callable[[tuple[SeatRecord, ...]], None] | None = None
         """Called with every seat's :class:`~net.table.SeatRecord` when the match
@@ -408,7 +411,9 @@ class TableServer:
             self._start_locked()
 
     def restore(
-        self, humans: Mapping[int, tuple[str, str]], actions: Iterable[tuple[int, Wire]]
+        self,
+        humans: Mapping[int, tuple[str, str]],
+        actions: Iterable[tuple[int, Wire] | tuple[int, Wire, TableMoveReason | None]],
     ) -> None:
         """Before :meth:`open`: rebuild the match from a log (resume after a crash).
 
@@ -826,7 +831,11 @@ class TableServer:
                 if action is None:
                     return "skipped"
                 check_action(action)  # bots and defaults get a client's checks
-                self._table.apply(seat, action)
+                why: TableMoveReason | None = None
+                if source == "timeout":  # the table plays for the seat: say why
+                    why = "away" if self._table.absent_since(seat) is not None else "time"
+                self._table.apply(seat, action, why)
+                self.last_move_by_table = why
             except (BadMessage, Refused) as exc:
                 if origin is not None:
                     self._refuse(origin, exc.code, exc.message, seq)

@@ -20,6 +20,7 @@ from textual.markup import escape
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import NAMES, chip, chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _, ngettext
 
 Event = Mapping[str, Any]
 """A public log event from the view (``{"t": type, "turn": n, ...}``, see engine)."""
@@ -125,6 +126,10 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
     """
     t = event.get("t")
     seat = int(event.get("seat", -1))
+    if event.get("by") == "table":
+        done = table_move_text(snap, event)
+        if done is not None:
+            return done
     if t == "setup":
         return (
             f"New game for {event['players']} players; "
@@ -204,6 +209,33 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
         return f"{who(snap, seat)} declined offer #{event['proposal']}."
     if t == "withdraw":
         return f"{who(snap, seat)} withdrew offer #{event['proposal']}."
+    return None
+
+
+def table_move_text(snap: TableSnapshot, event: Event) -> str | None:
+    """What the table did itself for a seat (an event with ``"by": "table"``: its
+    player was away past the grace, or out of time, RULES.md R6 and R20), naming
+    the table, never the player; ``None`` for an event without such a sentence.
+    """
+    seat = int(event.get("seat", -1))
+    name = whom(snap, seat)
+    why = _("away") if event.get("why") == "away" else _("out of time")
+    t = event.get("t")
+    if t == "ready":
+        return _("The table declared {name} ready ({why}, R6).").format(name=name, why=why)
+    if t == "decline":
+        return _("The table declined offer #{id} for {name} ({why}, R20).").format(
+            id=event.get("proposal", "?"), name=name, why=why
+        )
+    if t == "end_turn":
+        return _("The table ended the turn for {name} ({why}, R20).").format(name=name, why=why)
+    if t == "bought_to_hand":
+        count = int(event.get("count", 0))
+        return ngettext(
+            "The table put {n} unused bought fish into the hand of {name} (R9).",
+            "The table put {n} unused bought fish into the hand of {name} (R9).",
+            count,
+        ).format(n=count, name=name)
     return None
 
 
