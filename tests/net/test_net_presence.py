@@ -34,10 +34,12 @@ async def test_an_absent_seat_is_shown_away_with_the_tables_countdown() -> None:
         gone, watch = (0, b_w) if away is a else (1, a_w)
         await away.close()
         left = await watch.until(
-            lambda m: isinstance(m, Lobby)
-            and m.phase == "playing"
-            and m.seats[gone].kind == "human"
-            and not m.seats[gone].connected
+            lambda m: (
+                isinstance(m, Lobby)
+                and m.phase == "playing"
+                and m.seats[gone].kind == "human"
+                and not m.seats[gone].connected
+            )
         )
         info = _seat(left, gone)
         assert info.away_ms is not None and 0 <= info.away_ms < 2000

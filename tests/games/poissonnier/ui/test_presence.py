@@ -28,8 +28,7 @@ class AwayApp(TableApp):
         self.rev += 1
         now = time.monotonic()
         wire = [
-            {"name": s.name, "kind": s.kind, "connected": True}
-            for s in SEATS[: self.state.players]
+            {"name": s.name, "kind": s.kind, "connected": True} for s in SEATS[: self.state.players]
         ]
         wire[1] = {
             "name": "Ben", "kind": "human", "connected": False, "away_ms": 75_400,
