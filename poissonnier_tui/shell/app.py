@@ -197,6 +197,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         if snap is None or self._leaving or not self.is_running or not self.screen_stack:
             return  # a view that arrives while the app closes has nowhere to go
         if self._table is None:
+            self.clear_notifications()  # the lobby's toasts are not news at the table
             self._table = self.game_ui.table_screen(snap, bot_plays=self.autoplay)
             if isinstance(self.screen, ConnectingScreen):
                 self.switch_screen(self._table)

@@ -90,3 +90,18 @@ async def test_c_stops_reconnecting() -> None:
         assert not app.rejoining and "Stopped reconnecting" in _message(app)
         assert not [w for w in app.workers if w.group == "table" and w.is_running]
     await table.server.close()
+
+
+async def test_the_lobbys_toasts_do_not_follow_into_the_table() -> None:
+    table = await open_table(_settings())
+    app = PoissonnierApp(JoinSession(HOST, table.port, name="Ana", game=GAME))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.seat == 0)
+        app.notify("A table of the lobby changed.", timeout=60)
+        await pilot.pause()
+        assert len(app._notifications) == 1
+        await table.server.start()
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert len(app._notifications) == 0
+        await pilot.pause(0.2)  # let the table screen finish mounting before we quit
+    await table.server.close()
