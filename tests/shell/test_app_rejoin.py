@@ -13,12 +13,13 @@ import time
 
 from pilot import until
 from test_app_lan import HOST
+from textual.pilot import Pilot
 
 from net.server import TableServer
 from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.hosting.persistence import games_dir, plan_resume
-from poissonnier_tui.hosting.tables import TableSettings, open_table, resume_server
+from poissonnier_tui.hosting.tables import HostedTable, TableSettings, open_table, resume_server
 from poissonnier_tui.shell.app import JoinSession, PoissonnierApp
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 
@@ -42,6 +43,13 @@ async def _crash(server: TableServer) -> None:
     await listening.wait_closed()
 
 
+async def _at_the_table(pilot: Pilot[None], app: PoissonnierApp, table: HostedTable) -> None:
+    """Seated at ``table``, its game started, the table screen shown."""
+    await until(pilot, lambda: app.seat == 0)
+    await table.server.start()
+    await until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
 def _message(app: PoissonnierApp) -> str:
     screen = app.connecting_screen
     return screen.message if screen is not None else ""
@@ -52,9 +60,7 @@ async def test_the_app_retakes_its_seat_when_a_crashed_table_is_resumed() -> Non
     port = table.port
     app = PoissonnierApp(JoinSession(HOST, port, name="Ana", game=GAME))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.seat == 0)
-        await table.server.start()
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _at_the_table(pilot, app, table)
         token, rev = app.token, table.server.rev
         await _crash(table.server)
         await until(pilot, lambda: "reconnecting" in _message(app))
@@ -80,9 +86,7 @@ async def test_c_stops_reconnecting() -> None:
     table = await open_table(_settings())
     app = PoissonnierApp(JoinSession(HOST, table.port, name="Ana", game=GAME))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.seat == 0)
-        await table.server.start()
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _at_the_table(pilot, app, table)
         await _crash(table.server)
         await until(pilot, lambda: "reconnecting" in _message(app))
         await pilot.press("c")
