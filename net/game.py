@@ -86,6 +86,29 @@ class Match(Protocol):
         ...
 
 
+TableMoveReason = str
+"""Why the table played a seat's move itself: ``"away"`` (its player was
+disconnected past the absence grace) or ``"time"`` (the seat's time limit ran
+out, e.g. RULES.md R6)."""
+
+TABLE_MOVE_REASONS: frozenset[str] = frozenset({"away", "time"})
+"""Every :data:`TableMoveReason`."""
+
+
+def note_table_move(match: Match, seat: int, why: TableMoveReason) -> None:
+    """Tell ``match`` that its next :meth:`Match.apply` for ``seat`` is the table's
+    default move, not the player's, so its public log can say so.
+
+    Optional for a game: a match with a ``note_table_move(seat, why)`` method
+    gets the call; any other match is left alone (its log then cannot tell).
+    The server calls it for live defaults, and the recorder's replay and the
+    table's restore call it again for logged ones, so every log reads the same.
+    """
+    hook = getattr(match, "note_table_move", None)
+    if callable(hook):
+        hook(seat, why)
+
+
 class GameDefinition(Protocol):
     """A game the server can host: its name, version and a match factory."""
 

@@ -241,21 +241,36 @@ class Welcome:
 class SeatInfo:
     """Public facts about one seat: never anything from the game state.
 
-    Wire: ``{name: str, kind: "human"|"bot"|"open", connected: bool}``.
+    Wire: ``{name: str, kind: "human"|"bot"|"open", connected: bool,
+    away_ms?: int, defaults_in_ms?: int}`` (the last two only while they are
+    known; a reader that does not know them ignores them).
 
     Attributes:
         name: Player or bot name; ``""`` for an open seat.
         kind: ``"human"`` (held by a token), ``"bot"``, or ``"open"`` (free).
         connected: A human is connected now; always true for bots.
+        away_ms: A disconnected human: milliseconds since it went away (table's
+            clock, when the frame was built); ``None`` when connected.
+        defaults_in_ms: Milliseconds until the table plays this seat's default
+            move (the absence grace, or the resume grace of a resumed table, or
+            the step's time limit, whichever comes first); ``None`` when the
+            table is not waiting on the seat or has no limit for it.
     """
 
     name: str
     kind: SeatKind
     connected: bool
+    away_ms: int | None = None
+    defaults_in_ms: int | None = None
 
     def to_wire(self) -> Wire:
         """The wire map of this record."""
-        return {"name": self.name, "kind": self.kind, "connected": self.connected}
+        wire: Wire = {"name": self.name, "kind": self.kind, "connected": self.connected}
+        if self.away_ms is not None:
+            wire["away_ms"] = self.away_ms
+        if self.defaults_in_ms is not None:
+            wire["defaults_in_ms"] = self.defaults_in_ms
+        return wire
 
 
 @dataclass(frozen=True)
@@ -400,6 +415,7 @@ _CLIENT: Final[dict[str, _Parser]] = {
 
 _SEAT_INFO: Final = Record(
     {"name": Str(0, NAME_MAX), "kind": OneOf(("human", "bot", "open")), "connected": Bool()},
+    {"away_ms": Nullable(Int(0)), "defaults_in_ms": Nullable(Int(0))},
     open=True,
 )
 
@@ -443,7 +459,16 @@ _SERVER: Final[dict[str, _Parser]] = {
             open=True,
         ),
         lambda m: Lobby(
-            seats=tuple(SeatInfo(s["name"], s["kind"], s["connected"]) for s in m["seats"]),
+            seats=tuple(
+                SeatInfo(
+                    s["name"],
+                    s["kind"],
+                    s["connected"],
+                    s.get("away_ms"),
+                    s.get("defaults_in_ms"),
+                )
+                for s in m["seats"]
+            ),
             started=m["started"],
             phase=m["phase"],
         ),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from net.game import Agent, GameDefinition, Match, Wire
+from net.game import Agent, GameDefinition, Match, Wire, note_table_move
 from net.server import TableServer
 from net.table import SeatRecord
 from net.tablelog import LoggedAction, LogWriter, TableLog
@@ -172,6 +172,8 @@ def replay(
         if match.is_over:
             return Replayed(match, index, "the game was already over")
         try:
+            if logged.why is not None:  # the log says what the table did, as it did live
+                note_table_move(match, logged.seat, logged.why)
             match.apply(logged.seat, logged.action)
         except Exception as exc:  # the game's refusal, or any bug: the record is bad
             return Replayed(match, index, str(getattr(exc, "message", exc)) or type(exc).__name__)
@@ -281,9 +283,10 @@ class TableRecorder:
         writer = self._writer
         if writer is None:
             return  # not recording (see error)
-        await asyncio.to_thread(writer.append, seat, action)
-        self.actions += 1
         server = self._require_server()
+        why = server.last_move_by_table  # read before the first await: it is this move's
+        await asyncio.to_thread(writer.append, seat, action, why)
+        self.actions += 1
         result = server.result()
         if result is not None and not writer.ended:
             await asyncio.to_thread(writer.finish, result)
@@ -349,7 +352,7 @@ def restore_server(
     humans = {
         i: (s.name, s.token) for i, s in enumerate(header.seats) if s.kind == "human" and s.token
     }
-    server.restore(humans, ((a.seat, a.action) for a in kept))
+    server.restore(humans, ((a.seat, a.action, a.why) for a in kept))
     if len(kept) < len(log_.actions):
         valid, ended = log_.actions[len(kept)].offset, False
     else:

@@ -17,14 +17,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import msgpack
 
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
-from net.game import Agent, GameDefinition, Wire
+from net.game import Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
@@ -272,6 +272,9 @@ class TableServer:
         self.on_change = on_change
         """See the class arguments; may be set after construction."""
         self.on_action = on_action
+        self.last_move_by_table: TableMoveReason | None = None
+        """While ``on_action`` runs: why the table played that move itself
+        (``"away"``, ``"time"``), or ``None`` for the seat's own move."""
         """See the class arguments; set it before :meth:`open`."""
         self.on_start: Callable[[tuple[SeatRecord, ...]], None] | None = None
         """Called with every seat's :class:`~net.table.SeatRecord` when the match
@@ -292,6 +295,8 @@ class TableServer:
         self._port = port
         self._timing = timing or Timing()
         self._lock = asyncio.Lock()
+        # The absences last sent (see _presence_of):
+        self._presence: tuple[tuple[int, float, float | None], ...] = ()
         self._keeper = TurnKeeper(
             self._table,
             self._lock,
@@ -406,7 +411,9 @@ class TableServer:
             self._start_locked()
 
     def restore(
-        self, humans: Mapping[int, tuple[str, str]], actions: Iterable[tuple[int, Wire]]
+        self,
+        humans: Mapping[int, tuple[str, str]],
+        actions: Iterable[tuple[int, Wire] | tuple[int, Wire, TableMoveReason | None]],
     ) -> None:
         """Before :meth:`open`: rebuild the match from a log (resume after a crash).
 
@@ -824,7 +831,11 @@ class TableServer:
                 if action is None:
                     return "skipped"
                 check_action(action)  # bots and defaults get a client's checks
-                self._table.apply(seat, action)
+                why: TableMoveReason | None = None
+                if source == "timeout":  # the table plays for the seat: say why
+                    why = "away" if self._table.absent_since(seat) is not None else "time"
+                self._table.apply(seat, action, why)
+                self.last_move_by_table = why
             except (BadMessage, Refused) as exc:
                 if origin is not None:
                     self._refuse(origin, exc.code, exc.message, seq)
@@ -847,6 +858,8 @@ class TableServer:
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
             self._broadcast_views()
+            if self._presence_of() != self._presence:
+                self._send_lobby()  # an absent seat's countdown started, stopped or moved
             if self._table.phase == "over":
                 log.info("Table %r: game over at rev %d.", self.name, self._table.rev)
                 self._changed()
@@ -876,20 +889,45 @@ class TableServer:
 
     def _changed(self) -> None:
         """Seats, connections or phase changed: tell clients, timers and discovery."""
-        lobby = Lobby(
-            seats=self._table.seat_infos(),
-            started=self._table.phase != "lobby",
-            phase=self._table.phase,
-        )
-        frame = encode(lobby.to_wire())
-        for client in self._clients:
-            client.conn.send_frame(frame)
-        self._keeper.update()  # a (dis)connection moves absence deadlines
+        self._keeper.update()  # first: a (dis)connection moves absence deadlines
+        self._send_lobby()
         if self.on_change is not None:
             try:
                 self.on_change(self.summary())
             except Exception:
                 log.exception("on_change failed.")
+
+    def _send_lobby(self) -> None:
+        """Send every client the seats (with who is away and for how long) and the phase."""
+        lobby = Lobby(
+            seats=self._seat_infos(),
+            started=self._table.phase != "lobby",
+            phase=self._table.phase,
+        )
+        self._presence = self._presence_of()
+        frame = encode(lobby.to_wire())
+        for client in self._clients:
+            client.conn.send_frame(frame)
+
+    def _presence_of(self) -> tuple[tuple[int, float, float | None], ...]:
+        """``(seat, away since, default due)`` of each absent human, on the keeper's clock."""
+        absent = ((i, self._table.absent_since(i)) for i in range(self._table.seat_count))
+        return tuple(
+            (i, since, self._keeper.deadline(i)) for i, since in absent if since is not None
+        )
+
+    def _seat_infos(self) -> tuple[SeatInfo, ...]:
+        """Every seat's public facts, with how long each absent human has been away and
+        how long until the table plays for it (public: the same for every recipient)."""
+        now = self._keeper.now()
+        infos = list(self._table.seat_infos())
+        for seat, since, due in self._presence_of():
+            infos[seat] = replace(
+                infos[seat],
+                away_ms=max(0, round((now - since) * 1000)),
+                defaults_in_ms=None if due is None else max(0, round((due - now) * 1000)),
+            )
+        return tuple(infos)
 
     def _broadcast_views(self) -> None:
         """Send each client its view, only if what it may see changed since its last one.

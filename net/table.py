@@ -14,7 +14,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from net.game import ActionRejected, Agent, GameDefinition, Match, Wire
+from net.game import (
+    ActionRejected,
+    Agent,
+    GameDefinition,
+    Match,
+    TableMoveReason,
+    Wire,
+    note_table_move,
+)
 from net.guard import same_secret
 from net.messages import NAME_MAX, Phase, SeatInfo, SeatKind
 
@@ -302,7 +310,9 @@ class Table:
         self.phase = "over" if match.is_over else "playing"
 
     def restore(
-        self, humans: Mapping[int, tuple[str, str]], actions: Iterable[tuple[int, Wire]]
+        self,
+        humans: Mapping[int, tuple[str, str]],
+        actions: Iterable[tuple[int, Wire] | tuple[int, Wire, str | None]],
     ) -> None:
         """Rebuild a table that was playing from its log (resume after a crash).
 
@@ -310,7 +320,8 @@ class Table:
         reclaim the seat with its token (:meth:`claim`); bot seats come from
         the constructor. Then starts the match and applies every action in
         order, as the first run did: the same seed, seats, options and
-        actions give the same state (R3).
+        actions give the same state (R3). An action may come with the reason
+        the table played it itself (``(seat, action, why)``, see :meth:`apply`).
 
         Raises:
             ValueError: a seat of ``humans`` is out of range, a bot's, or has an empty token.
@@ -324,17 +335,20 @@ class Table:
                 raise ValueError(f"Seat {seat} cannot be restored for a player.")
             self._seats[seat] = _Seat("human", name=name, token=token, absent_since=self._clock())
         self.start()
-        for index, (seat, action) in enumerate(actions):
+        for index, item in enumerate(actions):
+            seat, action = item[0], item[1]
             try:
-                self.apply(seat, action)
+                self.apply(seat, action, item[2] if len(item) > 2 else None)
             except Refused as exc:
                 raise Refused(
                     "bad_record",
                     f"Logged action {index + 1} (seat {seat}) was refused: {exc.message}",
                 ) from exc
 
-    def apply(self, seat: int, action: Wire) -> None:
-        """Apply ``seat``'s action and bump :attr:`rev`.
+    def apply(self, seat: int, action: Wire, why: TableMoveReason | None = None) -> None:
+        """Apply ``seat``'s action and bump :attr:`rev`; ``why``: the table plays it
+        itself for that reason (see :func:`net.game.note_table_move`), ``None``: the
+        seat's player or bot does.
 
         Raises:
             Refused: ``not_started``, ``game_over``, ``no_such_seat``, or the
@@ -345,6 +359,8 @@ class Table:
         match = self._require_match()
         self._seat(seat)
         try:
+            if why is not None:
+                note_table_move(match, seat, why)
             match.apply(seat, action)
         except ActionRejected as exc:
             raise Refused(exc.code, exc.message) from exc

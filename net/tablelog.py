@@ -7,7 +7,10 @@ length, then one msgpack map) so one decoder serves both. Layout::
                        "seed": int, "seats": [{"name": str, "kind": str,
                        "token": str | None, ...}, ...], "options": map,
                        "table": map, "created": float (Unix seconds)}
-    frame 1+  action  {"seat": int, "action": map, "time": float}
+    frame 1+  action  {"seat": int, "action": map, "time": float,
+                       "by"?: "table", "why"?: "away"|"time"}
+                      (``by``/``why`` only when the table played the seat's
+                      default itself; older logs never have them)
     last      end     {"end": map (the match's public result), "time": float}
                       (only once the game is over; nothing may follow it)
 
@@ -86,12 +89,15 @@ class LoggedAction:
         action: the wire map as the table accepted it.
         time: when it was recorded, Unix seconds.
         offset: byte offset of its record in the file.
+        why: the table played it itself, and why (``"away"``, ``"time"``:
+            see :func:`net.game.note_table_move`); ``None``: the seat did.
     """
 
     seat: int
     action: dict[str, Any]
     time: float
     offset: int = 0
+    why: str | None = None
 
 
 @dataclass(slots=True)
@@ -198,8 +204,9 @@ class LogWriter:
                     stream.truncate(size)
                 raise
 
-    def append(self, seat: int, action: Mapping[str, Any]) -> None:
-        """Record an accepted action; returns once it is on disk.
+    def append(self, seat: int, action: Mapping[str, Any], why: str | None = None) -> None:
+        """Record an accepted action; returns once it is on disk. ``why``: the table
+        played it itself for that reason (recorded as ``by: "table"``), else ``None``.
 
         Raises:
             RuntimeError: the log already has its ``end`` record.
@@ -208,7 +215,10 @@ class LogWriter:
         """
         if self.ended:
             raise RuntimeError(f"{self.path}: the game is over; nothing may follow its end")
-        self._append(_pack({"seat": seat, "action": dict(action), "time": time.time()}))
+        record: dict[str, Any] = {"seat": seat, "action": dict(action), "time": time.time()}
+        if why is not None:
+            record.update(by="table", why=why)
+        self._append(_pack(record))
 
     def finish(self, result: Mapping[str, Any]) -> None:
         """Record the end of the game with its public ``result``; returns once on disk.
@@ -246,7 +256,8 @@ def _action(record: dict[str, Any], offset: int) -> LoggedAction:
         or not isinstance(when, int | float)
     ):
         raise _Bad("record is not an action")
-    return LoggedAction(seat, action, float(when), offset)
+    why = record.get("why") if record.get("by") == "table" else None
+    return LoggedAction(seat, action, float(when), offset, why if isinstance(why, str) else None)
 
 
 def _check_header(record: dict[str, Any]) -> None:

@@ -110,9 +110,14 @@ class SeatLog:
         now = tuple(self._seats())
         before = self._before or tuple(SeatInfo("", "open", False) for _ in now)
         self._before = now
-        for seat, (old, new) in enumerate(zip(before, now, strict=False)):
+        pairs = list(zip(before, now, strict=False))
+        # Several seats may change in one frame: each line counts the seats taken
+        # once its own change is made, not after all of them.
+        later = [int(n.kind != "open") - int(o.kind != "open") for o, n in pairs]
+        for seat, (old, new) in enumerate(pairs):
+            taken = summary.taken - sum(later[seat + 1 :])
             for line in seat_changes(seat, old, new, over=self._phase == "over"):
-                self.say(f"{line} ({summary.taken}/{summary.seats} seats taken)")
+                self.say(f"{line} ({taken}/{summary.seats} seats taken)")
         if summary.phase != self._phase:
             self._phase = summary.phase
             if summary.phase == "playing":

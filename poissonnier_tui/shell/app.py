@@ -39,12 +39,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from textual import work
 from textual.binding import Binding, BindingType
 
+from net.reconnect import GIVE_UP_AFTER
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
-from poissonnier_tui.i18n import language
+from poissonnier_tui.i18n import _, language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
@@ -97,6 +99,11 @@ class PoissonnierApp(LobbyNavigation, HostControls):
     TITLE = "Poissonnier"
     ENABLE_COMMAND_PALETTE = False  # every command has a key; keep ctrl+p out of the footer
 
+    rejoin_for: float = GIVE_UP_AFTER
+    """Seconds the app keeps trying to get back to a table that vanished (a few minutes)."""
+    rejoining: bool = False
+    """The table vanished and the app is trying to get back to it (``c`` stops)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "request_quit", "Quit", priority=True),
         Binding("f1", "help", "Help", priority=True, show=False),
@@ -128,6 +135,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
     def on_connected(self, event: Connected) -> None:
         """Joined: remember the seat and its token (for a reconnect), saved for a restart too."""
         self.seat, self.token, self.connected, self.failed = event.seat, event.token, True, False
+        self.rejoining = False
         self.ui = load_game_ui(event.game)
         self.sub_title = event.table
         if (
@@ -148,6 +156,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
 
     def on_connect_failed(self, event: ConnectFailed) -> None:
         """Show why, and offer to try again (in the LAN lobby, if there is one)."""
+        self.rejoining = False
         if self.lobby is not None and isinstance(self.session, JoinSession):
             address = format_address(self.session.host, self.session.port)
             tip = advice(event.code, address)
@@ -170,7 +179,10 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.seats = event.seats
         self.started = event.started
         if self.snapshot is not None:
-            self.snapshot = self.game_ui.read(self.snapshot.view, event.seats, self.snapshot.rev)
+            deadline = getattr(self.snapshot, "deadline", None)  # the step's limit runs on
+            self.snapshot = self.game_ui.read(
+                self.snapshot.view, event.seats, self.snapshot.rev, deadline
+            )
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
@@ -185,6 +197,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         if snap is None or self._leaving or not self.is_running or not self.screen_stack:
             return  # a view that arrives while the app closes has nowhere to go
         if self._table is None:
+            self.clear_notifications()  # the lobby's toasts are not news at the table
             self._table = self.game_ui.table_screen(snap, bot_plays=self.autoplay)
             if isinstance(self.screen, ConnectingScreen):
                 self.switch_screen(self._table)
@@ -224,6 +237,21 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):
             return  # we left, or the table closed after the game: nothing to worry about
+        if (
+            isinstance(self.session, JoinSession)
+            and self.token
+            and self.seat is not None
+            and not event.goodbye
+        ):  # vanished without a goodbye (a crash?): keep trying to retake the seat
+            self.session = replace(self.session, token=self.token)
+            if self.connecting_screen is None:
+                self.push_screen(self._new_connecting_screen())
+            self.failed = False
+            self.rejoining = True
+            self.refresh_bindings()
+            self._say(_("Host lost — reconnecting…"))
+            self.rejoin_table()
+            return
         if self.lobby is not None and isinstance(self.session, JoinSession):
             address = format_address(self.session.host, self.session.port)
             if event.table_closed:
@@ -287,6 +315,8 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             return self.hosted is not None and self.connected and not self.started
         if action == "seats":
             return self.hosted is not None and self.started
+        if action == "stop_reconnecting":
+            return self.rejoining and not self.connected
         if action == "reconnect":
             # A solo table lives in this app: once its game has begun it cannot be rejoined.
             rejoinable = isinstance(self.session, JoinSession) or self._table is None
@@ -343,6 +373,27 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             self._leaving = True
             await self._close_link()
             self.exit()
+
+    @work(exclusive=True, group="table", exit_on_error=False)
+    async def rejoin_table(self) -> None:
+        """The network worker after a table vanished: rejoin it in the background
+        (:meth:`TableRelay.rejoin`, a few minutes of tries), then relay as before."""
+        if isinstance(self.session, JoinSession):
+            await self.relay.rejoin(self.session, give_up_after=self.rejoin_for)
+
+    def action_stop_reconnecting(self) -> None:
+        """Stop trying to get back to a lost table (``c`` on the connecting screen)."""
+        if self.connected or not self.rejoining:
+            return
+        self.rejoining = False
+        self.workers.cancel_group(self, "table")
+        message = _("Stopped reconnecting. Press r to try again.")
+        if self.lobby is not None and isinstance(self.session, JoinSession):
+            address = format_address(self.session.host, self.session.port)
+            self.back_to_lobby(message, address=address)
+            return
+        self.failed = True
+        self._say(message, failed=True)
 
     def action_reconnect(self) -> None:
         """Try again: rejoin with our seat's token, or set up the solo table again."""

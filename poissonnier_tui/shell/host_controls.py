@@ -10,10 +10,28 @@ shows them only to the host.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from net.discovery import HostAddress, host_addresses
 from net.table import Refused
 from poissonnier_tui.hosting.tables import HostedTable
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
 from poissonnier_tui.shell.table_app import TableApp
+
+
+def addresses_text(addresses: Sequence[HostAddress]) -> str:
+    """The host's addresses in one line, likely container or VPN ones marked, e.g.
+    ``"This computer: 192.168.1.20 (wlan0) · 172.17.0.1 (docker0: container bridge,
+    friends likely cannot reach it)"``."""
+    parts = []
+    for host in addresses:
+        where = host.interface
+        if not host.likely:
+            note = _("{why}, friends likely cannot reach it").format(why=host.note)
+            where = f"{where}: {note}" if where else note
+        parts.append(f"{host.address} ({where})" if where else host.address)
+    return _("This computer: {addresses}").format(addresses=" · ".join(parts))
 
 
 class HostControls(TableApp):
@@ -34,6 +52,8 @@ class HostControls(TableApp):
             + (f" (join code {code})" if code else "")
             + f".\n{seen}\npoissonnier join {hosted.address}"
             + (f" --code {code}" if code else "")
+            + "\n"
+            + addresses_text(host_addresses(hosted.settings.interface))
             + f"\n\nb adds a {hosted.level} bot (l changes the level), x removes one,"
             " Enter starts the game."
         )

@@ -106,11 +106,13 @@ class Disconnected(Message):
     """The connection to the table ended (table closed, network lost, said goodbye).
 
     ``table_closed``: the host closed the table before its game began; nothing of it
-    remains (no seat kept).
+    remains (no seat kept). ``goodbye``: the table said goodbye (any ``bye``); without
+    one it vanished (a crash, the network), and may come back.
     """
 
     reason: str
     table_closed: bool = False
+    goodbye: bool = False
 
 
 @dataclass

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from net.client import JoinError
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
-from poissonnier_tui.shell.link import open_link
+from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
+from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
@@ -36,7 +37,7 @@ from poissonnier_tui.shell.messages import (
     ViewReceived,
 )
 from poissonnier_tui.shell.seats import seat_names
-from poissonnier_tui.shell.session import Session
+from poissonnier_tui.shell.session import JoinSession, Session
 
 if TYPE_CHECKING:
     from textual.message import Message
@@ -147,11 +148,56 @@ class TableRelay:
             log.exception("Could not open the table.")
             self._post(ConnectFailed("error", str(exc) or type(exc).__name__))
             return
+        await self._relay(link)
+
+    async def rejoin(self, session: JoinSession, *, give_up_after: float = GIVE_UP_AFTER) -> None:
+        """The table vanished without a goodbye: try to rejoin it with the session's
+        token in the background (:func:`net.reconnect.reconnect_table`: backoff, for
+        ``give_up_after`` seconds; cancel the worker to stop), posting
+        :class:`Progress` at every attempt, then relay as :meth:`run` does.
+
+        Never raises: giving up becomes :class:`ConnectFailed`.
+        """
+        from poissonnier_tui import __version__
+        from poissonnier_tui.i18n import _
+
+        def show(attempt: Attempt) -> None:
+            if attempt.state == "trying":
+                text = _("Host lost — reconnecting… (attempt {n})").format(n=attempt.number)
+            elif attempt.state == "waiting":
+                text = _("Host lost — reconnecting… (attempt {n}, next in {s} s)").format(
+                    n=attempt.number, s=f"{attempt.next_in or 0:.0f}"
+                )
+            else:
+                return
+            self._post(Progress(text + " " + _("Press c to stop.")))
+
+        target = TableTarget(known_hosts((session.host,), session.hosts), session.port)
+        try:
+            dialled = await reconnect_table(
+                target,
+                on_attempt=show,
+                give_up_after=give_up_after,
+                name=session.name,
+                app_version=__version__,
+                game=session.game,
+                role=session.role,
+                token=session.token,
+                code=session.code,
+            )
+        except GaveUp as exc:
+            message = _("The table did not come back: {why}").format(why=exc.message)
+            self._post(ConnectFailed(exc.code, message))
+            return
+        await self._relay(TableLink(dialled.client, None, dialled.address, game=session.game))
+
+    async def _relay(self, link: Link) -> None:
+        """Relay ``link``'s frames as messages until it ends; then :class:`Disconnected`."""
         self.link = link
         self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = "The table closed the connection."
-        closed = False
+        closed = goodbye = False
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
@@ -166,13 +212,14 @@ class TableRelay:
                 elif isinstance(msg, Bye):
                     reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
                     closed = msg.reason == TABLE_CLOSED
+                    goodbye = True
             reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
             reason = f"The connection failed: {exc}"
         finally:
             pump.cancel()
-        self._post(Disconnected(reason, table_closed=closed))
+        self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
 
     async def _pump_outbox(self, link: Link) -> None:
         """Send queued moves one by one, in the order they were chosen."""

@@ -170,6 +170,23 @@ def test_seat_log_prints_joins_start_and_end_with_the_time() -> None:
     assert all(len(line.split(" ", 1)[0]) == 8 for line in lines)  # HH:MM:SS
 
 
+def test_seat_log_counts_each_change_of_one_frame_in_turn() -> None:
+    """Two seats taken in one frame: the first line says 1 seat taken, the second 2."""
+    seats = [SeatInfo("", "open", False)] * 3
+    lines: list[str] = []
+    log = SeatLog(lambda: seats, lines.append, clock=lambda: 0.0)
+    seats = [SeatInfo("Bot 1", "bot", True), SeatInfo("Ana", "human", True), seats[2]]
+    log.changed(TableSummary("T", GAME, 1, __version__, 3, 2, "lobby", True, False, 7374))  # type: ignore[arg-type]
+    seats = [seats[0], SeatInfo("", "open", False), SeatInfo("Ben", "human", True)]
+    log.changed(TableSummary("T", GAME, 1, __version__, 3, 2, "lobby", True, False, 7374))  # type: ignore[arg-type]
+    assert [line.split(" ", 1)[1] for line in lines] == [
+        "Bot 1 (bot) sits in seat 1. (1/3 seats taken)",
+        "Ana joined seat 2. (2/3 seats taken)",
+        "Ana left seat 2. (1/3 seats taken)",
+        "Ben joined seat 3. (2/3 seats taken)",
+    ]
+
+
 def test_fill_timeout_limits_the_fill_step_only() -> None:
     match = PoissonnierGame().new_match(1, 3, {})
     limit = fill_time_limit(20.0)

@@ -783,7 +783,11 @@ async def test_absent_player_gets_default_after_grace_and_can_come_back() -> Non
         token = a.token
         await a.close()
         lobby = await s_w.until(lambda m: isinstance(m, Lobby) and not m.seats[0].connected)
-        assert lobby.seats[0] == SeatInfo("A", "human", False)
+        info = lobby.seats[0]
+        assert (info.name, info.kind, info.connected) == ("A", "human", False)
+        assert info.away_ms is not None and info.away_ms < 1000  # away, and since when
+        if info.defaults_in_ms is not None:  # waited on: the table plays within the grace
+            assert info.defaults_in_ms <= 150
         await s_w.view(4)  # defaults for A, moves of the bot, four times over
         assert game_of(server).moves[:4] == [[0, 1], [1, 1], [0, 1], [1, 1]]
         back, back_w = await join(server, "A", token=token)

@@ -38,11 +38,30 @@ RULES_VERSION = "1"
 """Bumped whenever a rule change would make old logs replay differently (R3)."""
 
 
+def _mark_table_move(events: list[dict[str, Any]], seat: int, why: str) -> None:
+    """Mark ``seat``'s events among those one move just logged as played by the table
+    (``"by": "table"``, ``"why"``), up to the next turn's start (which is nobody's
+    move). Events are new dicts of this move, so no view has seen them yet."""
+    for event in events:
+        if event.get("t") == "turn":
+            break
+        if event.get("seat") == seat:
+            event["by"] = "table"
+            event["why"] = why
+
+
 class PoissonnierMatch:
     """One game of Le Poissonnier as the server sees it (`net.game.Match`)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._table_move: tuple[int, str] | None = None  # see note_table_move
+
+    def note_table_move(self, seat: int, why: str) -> None:
+        """The next :meth:`apply` for ``seat`` is the table's default (``why``:
+        ``"away"`` or ``"time"``, see :func:`net.game.note_table_move`): the log
+        events of that seat's move will carry ``"by": "table"`` and ``"why"``."""
+        self._table_move = (seat, why)
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> None:
         """Apply a wire action for ``seat``.
@@ -50,10 +69,14 @@ class PoissonnierMatch:
         Raises:
             ActionRejected: with the engine's code and its sentence citing the rule.
         """
+        mark, self._table_move = self._table_move, None
+        before = len(self.state.log)
         try:
             apply_wire(self.state, seat, action)
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.sentence) from None
+        if mark is not None and mark[0] == seat:
+            _mark_table_move(self.state.log[before:], seat, mark[1])
 
     def view(self, seat: int | None) -> Wire:
         """The view for ``seat`` (``None``: spectator), RULES.md §9."""

@@ -36,6 +36,7 @@ class ConnectingScreen(Screen[None]):
         Binding("l", "app.next_level", "Bot level"),
         Binding("x", "app.remove_bot", "Remove a bot"),
         Binding("r", "app.reconnect", "Try again"),
+        Binding("c", "app.stop_reconnecting", "Stop reconnecting"),
     ]
 
     message: reactive[str] = reactive("Setting up…")

@@ -30,7 +30,9 @@ View shape (all msgpack-able)::
       "proposals": [proposal map, ...],    # engine.proposal_wire plus "answerer":
                                            # the seat that must accept or decline it (R8)
       "waiting_on": [seat, ...],
-      "log": [event, ...],           # the last LOG_TAIL public events
+      "log": [event, ...],           # the last LOG_TAIL public events; "propose" and
+                                     # "deal" events also carry "buyer": the seat that
+                                     # was active (the buyer, §4) when they happened
       "log_size": int,               # events so far
       "me": None | {                 # the viewer's private part
           "hand": [card id, ...],    # draft hand during the fill step
@@ -166,11 +168,35 @@ def _log_tail_blob(log: list[Event]) -> bytes:
         and (not log or cached[2] is log[-1])
     ):
         return cached[3]
-    blob = _pack(log[-LOG_TAIL:])
+    blob = _pack(_with_buyers(log, LOG_TAIL))
     if len(_TAIL_BLOBS) >= _TAIL_BLOBS_MAX:
         _TAIL_BLOBS.clear()
     _TAIL_BLOBS[key] = (log, len(log), log[-1] if log else {}, blob)
     return blob
+
+
+def _with_buyers(log: list[Event], tail: int) -> list[Event]:
+    """The last ``tail`` events of ``log``, each ``propose`` and ``deal`` event copied
+    with ``"buyer"``: the seat of the latest ``turn`` event before it (the active
+    player then, the buyer of every proposal, RULES.md §4). The log is not changed.
+
+    Readers name a past deal's buyer from this, never from who is active now.
+    """
+    start = max(0, len(log) - tail)
+    buyer: int | None = None
+    for event in reversed(log[:start]):
+        if event.get("t") == "turn":
+            buyer = int(event["seat"])
+            break
+    out: list[Event] = []
+    for event in log[start:]:
+        kind = event.get("t")
+        if kind == "turn":
+            buyer = int(event["seat"])
+        if kind in ("propose", "deal") and buyer is not None:
+            event = {**event, "buyer": buyer}
+        out.append(event)
+    return out
 
 
 def all_hands_view(state: GameState, finished: GameState) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from textual.markup import escape
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import NAMES, chip, chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _, ngettext
 
 Event = Mapping[str, Any]
 """A public log event from the view (``{"t": type, "turn": n, ...}``, see engine)."""
@@ -91,12 +92,17 @@ def price(proposal: Mapping[str, Any]) -> str:
     return " + ".join(parts) if parts else "nothing"
 
 
-def proposal_text(snap: TableSnapshot, proposal: Mapping[str, Any]) -> str:
+def proposal_text(
+    snap: TableSnapshot, proposal: Mapping[str, Any], buyer: int | None = None
+) -> str:
     """A proposal as a sentence: who offers what to whom, at what price (RULES.md §4).
 
-    The buyer is always the active player; the proposer is either side.
+    The buyer is the player active when it was made: ``buyer`` (a logged
+    event's ``"buyer"``), or the active player now for an open proposal. The
+    proposer is either side.
     """
-    seller, buyer = int(proposal["seller"]), snap.active
+    seller = int(proposal["seller"])
+    buyer = snap.active if buyer is None else buyer
     if int(proposal["proposer"]) == seller:
         return (
             f"{who(snap, seller)} {verb(snap, seller, 'offers')} {whom(snap, buyer)} "
@@ -120,6 +126,10 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
     """
     t = event.get("t")
     seat = int(event.get("seat", -1))
+    if event.get("by") == "table":
+        done = table_move_text(snap, event)
+        if done is not None:
+            return done
     if t == "setup":
         return (
             f"New game for {event['players']} players; "
@@ -186,12 +196,12 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
         head = (
             f"Counter-offer #{p['id']}" if event.get("counter") is not None else f"Offer #{p['id']}"
         )
-        return f"{head}: {proposal_text(snap, p)}."
+        return f"{head}: {proposal_text(snap, p, _buyer(snap, event))}."
     if t == "deal":
         p = event["proposal"]
         return (
             f"[b]Deal #{p['id']}![/b] {who(snap, int(p['seller']))} sold {goods(p)} to "
-            f"{whom(snap, snap.active)} for {price(p)} (R8)."
+            f"{whom(snap, _buyer(snap, event))} for {price(p)} (R8)."
         )
     if t == "lapse":
         return f"Offer #{event['proposal']} lapsed: it can no longer be carried out (§4)."
@@ -200,6 +210,40 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
     if t == "withdraw":
         return f"{who(snap, seat)} withdrew offer #{event['proposal']}."
     return None
+
+
+def table_move_text(snap: TableSnapshot, event: Event) -> str | None:
+    """What the table did itself for a seat (an event with ``"by": "table"``: its
+    player was away past the grace, or out of time, RULES.md R6 and R20), naming
+    the table, never the player; ``None`` for an event without such a sentence.
+    """
+    seat = int(event.get("seat", -1))
+    name = whom(snap, seat)
+    why = _("away") if event.get("why") == "away" else _("out of time")
+    t = event.get("t")
+    if t == "ready":
+        return _("The table declared {name} ready ({why}, R6).").format(name=name, why=why)
+    if t == "decline":
+        return _("The table declined offer #{id} for {name} ({why}, R20).").format(
+            id=event.get("proposal", "?"), name=name, why=why
+        )
+    if t == "end_turn":
+        return _("The table ended the turn for {name} ({why}, R20).").format(name=name, why=why)
+    if t == "bought_to_hand":
+        count = int(event.get("count", 0))
+        return ngettext(
+            "The table put {n} unused bought fish into the hand of {name} (R9).",
+            "The table put {n} unused bought fish into the hand of {name} (R9).",
+            count,
+        ).format(n=count, name=name)
+    return None
+
+
+def _buyer(snap: TableSnapshot, event: Event) -> int:
+    """The buyer of a logged proposal or deal: what the event records (view.py adds
+    ``"buyer"``); the active seat only for events from before it did."""
+    buyer = event.get("buyer")
+    return snap.active if buyer is None else int(buyer)
 
 
 # --- the status line ---------------------------------------------------------------------

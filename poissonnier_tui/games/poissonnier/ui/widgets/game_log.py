@@ -14,8 +14,9 @@ from textual import events
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
-from poissonnier_tui.games.poissonnier.ui.describe import event_text
+from poissonnier_tui.games.poissonnier.ui.describe import event_text, who
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _
 
 
 class GameLog(RichLog):
@@ -30,6 +31,7 @@ class GameLog(RichLog):
         """Events written so far, counted over the whole game (``log_size`` scale)."""
         self._texts: list[Text] = []  # what was written, to wrap again at a new width
         self._wrapped_at = 0
+        self._away: frozenset[int] | None = None  # seats offline at the last snapshot
 
     def _add(self, text: Text) -> None:
         self._texts = [*self._texts[-(self.max_lines or 500) + 1 :], text]
@@ -65,3 +67,21 @@ class GameLog(RichLog):
                 # Rich Text (not Textual Content) so that RichLog wraps long lines.
                 self._add(Text.from_markup(text))
         self.shown = size
+        self._presence(snap)
+
+    def _presence(self, snap: TableSnapshot) -> None:
+        """A line when a player goes offline or comes back (the lobby's seats say so)."""
+        away = frozenset(
+            seat
+            for seat in range(snap.players)
+            if snap.label(seat).kind == "human" and not snap.label(seat).connected
+        )
+        before, self._away = self._away, away
+        if before is None or snap.over:
+            return  # the first snapshot: nothing changed yet
+        for seat in sorted(away - before):
+            line = _("{name} went offline; the table waits, then plays for them (R6).")
+            self._add(Text.from_markup(line.format(name=who(snap, seat)), style="dim"))
+        for seat in sorted(before - away):
+            if seat != snap.me:
+                self._add(Text.from_markup(_("{name} is back.").format(name=who(snap, seat))))

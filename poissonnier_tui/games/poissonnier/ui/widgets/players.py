@@ -3,13 +3,16 @@
 The three tallies that decide the game (RULES.md §8: coins, clients won,
 stamps) come first after the name. The last column shows who is ready in the
 fill step (§3.2), who is serving or must answer an offer (§4), and who is
-disconnected (their seat is kept for a reconnect). ▶ marks the active player.
+disconnected (their seat is kept for a reconnect): for how long, and the
+countdown before the table plays for them (R6), ticking every second.
+▶ marks the active player.
 No column is ever dropped: on a narrow pane the number columns get short
 headers and a long name ends in … so that the last column always shows.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.reactive import reactive
@@ -68,6 +71,15 @@ class PlayersTable(DataTable[Text]):
         self.border_title = _("Players")
         self._rebuild()
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._rebuild())
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """Once a second: move the clocks of absent players (nothing to do otherwise)."""
+        snap = self.snapshot
+        if snap is not None and any(
+            snap.label(seat).away_since is not None for seat in range(snap.players)
+        ):
+            self._rebuild()
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the columns to the new width."""
@@ -78,8 +90,9 @@ class PlayersTable(DataTable[Text]):
         """New tallies: rewrite the rows."""
         self._rebuild()
 
-    def _rows(self, snap: TableSnapshot) -> list[dict[str, Text]]:
-        """Every seat's cells by column key."""
+    def _rows(self, snap: TableSnapshot, compact: bool = False) -> list[dict[str, Text]]:
+        """Every seat's cells by column key; ``compact``: an absent seat's state on two
+        lines, to fit a narrow pane."""
         rows = []
         for seat in range(snap.players):
             row = snap.seat(seat)
@@ -98,7 +111,7 @@ class PlayersTable(DataTable[Text]):
                     "Stamps": Text(str(row["stamps"]), justify="right"),
                     "Hand": Text(str(row["hand_size"]), justify="right"),
                     "Crates": Text(str(len(row["crates"])), justify="right"),
-                    "Now": self._doing(snap, seat, self._colours()),
+                    "Now": self._doing(snap, seat, self._colours(), compact),
                 }
             )
         return rows
@@ -116,14 +129,20 @@ class PlayersTable(DataTable[Text]):
 
         def widths(labels: dict[str, str]) -> dict[str, int]:
             return {
-                key: max([len(_(labels[key]))] + [row[key].cell_len for row in rows])
+                key: max([len(_(labels[key]))] + [_cells(row[key]) for row in rows])
                 for key in COLUMNS
             }
+
+        def fits(sized: dict[str, int]) -> bool:
+            named = {**sized, "Player": MIN_NAME}
+            return sum(named.values()) + 2 * PADDING * len(COLUMNS) <= room
 
         labels = LABELS
         full = widths(labels)
         if sum(full.values()) + 2 * PADDING * len(COLUMNS) > room:
             labels = SHORT_LABELS
+        if snap is not None and not fits(widths(labels)):
+            rows = self._rows(snap, compact=True)  # an absent seat's clocks on a second line
         sized = widths(labels)
         self.border_subtitle = (
             _("¤ coins ★ stamps Cl:clients Hd:hand Cr:crates") if labels is SHORT_LABELS else ""
@@ -138,7 +157,8 @@ class PlayersTable(DataTable[Text]):
             name = cells["Player"]
             if name.cell_len > sized["Player"]:
                 name.truncate(sized["Player"], overflow="ellipsis")
-            self.add_row(*(cells[key] for key in COLUMNS), key=str(seat))
+            height = max(len(cell.plain.split("\n")) for cell in cells.values())
+            self.add_row(*(cells[key] for key in COLUMNS), key=str(seat), height=height)
 
     def _colours(self) -> dict[str, str]:
         """The theme's error/success/warning text colours (readable on light and dark)."""
@@ -149,10 +169,14 @@ class PlayersTable(DataTable[Text]):
         }
 
     @staticmethod
-    def _doing(snap: TableSnapshot, seat: int, colours: dict[str, str]) -> Text:
-        """What the seat is up to: offline, ready, arranging, serving, answering…"""
-        if not snap.label(seat).connected:
-            return Text(_("offline"), style=f"bold {colours['error']}")
+    def _doing(
+        snap: TableSnapshot, seat: int, colours: dict[str, str], compact: bool = False
+    ) -> Text:
+        """What the seat is up to: offline (for how long, and the countdown before the
+        table plays for it), ready, arranging, serving, answering…"""
+        label = snap.label(seat)
+        if not label.connected:
+            return away_text(label.away_for(), label.defaults_in(), colours["error"], compact)
         if snap.over:
             return Text("")
         if snap.phase == "fill":
@@ -164,3 +188,32 @@ class PlayersTable(DataTable[Text]):
         if seat in snap.waiting_on:
             return Text(_("answering"), style=colours["warning"])
         return Text("")
+
+
+def clock(seconds: int) -> str:
+    """``"0:07"``, ``"12:40"``: minutes and seconds."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def away_text(
+    away: int | None, defaults_in: int | None, colour: str, compact: bool = False
+) -> Text:
+    """``"offline 0:12 ⏱48s"``: an absent player, how long they have been away, and
+    the seconds before the table plays for them (RULES.md R6; omitted if nothing is due).
+    ``compact``: ``"offline"`` then ``"0:12 ⏱48"`` on a second line, for a narrow pane.
+    """
+    text = Text(_("offline"), style=f"bold {colour}")
+    if away is None and defaults_in is None:
+        return text
+    text.append("\n" if compact else " ")
+    if away is not None:
+        text.append(clock(away), style=colour)
+    if defaults_in is not None:
+        left = str(defaults_in) if compact else _("{seconds}s").format(seconds=defaults_in)
+        text.append((" ⏱" if away is not None else "⏱") + left, style="bold")
+    return text
+
+
+def _cells(text: Text) -> int:
+    """Cells the widest line of ``text`` takes."""
+    return max(cell_len(line) for line in text.plain.split("\n"))
