@@ -1,11 +1,11 @@
-"""The medium bot's choice of ask, shared with the hard bot's rollouts.
+"""The medium bot's choice of ask, and the careful key the hard bot builds on.
 
 :func:`choose` scores each legal ask by the chance it hits (from
 :class:`~.memory.Estimates`) and picks the best: a proved hit first (the
 one handing over most cards), then the likeliest guess, ties broken towards
 the rank the asker holds most of (closest to a book, docs/GOFISH.md §4) and
 the target with most cards. It never bluffs (G4). Asks are plain tuples
-``(target, rank, suit | None)``, so rollouts need not build wire maps.
+``(target, rank, suit | None)``.
 """
 
 from __future__ import annotations
