@@ -161,7 +161,7 @@ def test_hard_guesses_a_rank_the_table_already_knows_it_holds() -> None:
     """docs/GOFISH.md §3.1, §8: an ask shows the asker holds the rank. Two guesses with
     the same hit chance: medium is indifferent and takes the first listed; hard takes
     the rank it has already shown, since a miss on the other would show two more cards
-    to a player who may hold that rank too."""
+    to a player who may hold that rank too — unless the stock is nearly out."""
     memory = Memory(3, card_variant=False, bluff=False)
     memory.sizes, memory.stock = [4, 5, 5], 20
     memory.lo[0][cards.RANK_INDEX["9"]] = 1  # seat 0 asked for a 9 once
@@ -171,6 +171,9 @@ def test_hard_guesses_a_rank_the_table_already_knows_it_holds() -> None:
     assert choose(est, [five, nine]) == five
     books = [0, 0, 0]
     assert shrewd_key(est, nine, books) > shrewd_key(est, five, books)
+    memory.stock = 8  # the stock nearly out: what an ask shows is no longer weighed
+    assert shrewd_key(est, nine, books) == shrewd_key(est, five, books)
+    memory.stock = 20
     memory.lo[0][cards.RANK_INDEX["5"]] = 1  # once both are shown, only the chance counts
     assert shrewd_key(est, nine, books) == shrewd_key(est, five, books)
 
