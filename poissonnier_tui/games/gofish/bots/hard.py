@@ -14,7 +14,7 @@ differs in these ways (:func:`shrewd_key`); in the card game only in the first:
   the table already knows it holds costs nothing;
 * a hit that does not complete a book shows the table every card of the rank
   the bot then holds, so a guess for such a rank also costs, on a hit, those
-  cards times the chance that the third player holds the rank;
+  cards times the chance that another player holds the rank;
 * a guess that would complete a book (it holds three) counts double;
 * when the stock is nearly out (:data:`ENDGAME_STOCK`), little time is left
   for anyone to use what an ask shows, so it guesses by hit chance and books

@@ -69,8 +69,8 @@ def careful_key(
     ``end`` is +1 for a proved hit that ends the game (docs/GOFISH.md §5: the
     target's hand or the asker's emptied) with the asker winning or sharing
     the win, -1 for one that ends it lost, 0 otherwise; -2 for a bluff (G4).
-    (Weighing what an ask exposes to the others was tried and measured: it
-    lost to medium at tables with an easy player, so it is not used.)
+    It does not weigh what an ask shows the others; the hard bot adds that
+    (:func:`~.hard.shrewd_key`).
 
     Args:
         est: the asker's estimates.
