@@ -2,16 +2,14 @@
 
 Every bot satisfies :class:`net.game.Agent`: ``act(view, legal) -> action | None``
 where ``view`` is ``view_for(state, seat)`` (docs/GOFISH.md §8) and ``legal`` the
-seat's legal asks as wire maps. A bot never receives a ``GameState``. The hard
-bot simulates futures on worlds it samples from its own view
-(:func:`.hard.sample_world`), never on the table's state.
+seat's legal asks as wire maps. A bot never receives a ``GameState``.
 
 Levels (:data:`LEVELS`), weakest first:
 
 * ``easy`` (:class:`EasyBot`): legal and forgetful.
 * ``medium`` (:class:`MediumBot`): remembers every ask, answer and shown card.
 * ``hard`` (:class:`HardBot`): knows when a hit ends the game won or lost, and
-  checks its choice by rollouts on hands sampled consistent with its view.
+  weighs what a missed guess shows the table about its hand.
 
 Baseline: ``random`` (:class:`RandomBot`).
 
@@ -66,7 +64,8 @@ def make_bot(kind: str, seed: int, *, budget: float = 1.0) -> Agent:
     Args:
         kind: one of :data:`BOT_KINDS`.
         seed: seeds the bot's ``random.Random``.
-        budget: scales the hard bot's search (1: the published level); others ignore it.
+        budget: a search budget, accepted like the other games' bots; no Go Fish bot
+            searches, so it changes nothing (it must still be positive).
 
     Raises:
         ValueError: unknown ``kind`` (the message lists the known ones), or a

@@ -14,7 +14,7 @@ those events prove about its hand:
 
 It knows nothing of any hand but through these events, so it is the same
 for every seat; a bot adds its own hand (:meth:`Memory.estimate`). Feeding is
-incremental, so the hard bot's rollouts keep one per simulated game.
+incremental: feed a copy (:meth:`Memory.copy`) to follow one line of play.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Memory:
         return memory
 
     def copy(self) -> Memory:
-        """An independent copy (for a rollout)."""
+        """An independent copy."""
         other = Memory.__new__(Memory)
         other.players, other.card_variant, other.bluff = self.players, self.card_variant, self.bluff
         other.lo = [list(x) for x in self.lo]

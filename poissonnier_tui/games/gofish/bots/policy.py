@@ -1,11 +1,11 @@
-"""The medium bot's choice of ask, shared with the hard bot's rollouts.
+"""The medium bot's choice of ask, and the careful key the hard bot builds on.
 
 :func:`choose` scores each legal ask by the chance it hits (from
 :class:`~.memory.Estimates`) and picks the best: a proved hit first (the
 one handing over most cards), then the likeliest guess, ties broken towards
 the rank the asker holds most of (closest to a book, docs/GOFISH.md §4) and
 the target with most cards. It never bluffs (G4). Asks are plain tuples
-``(target, rank, suit | None)``, so rollouts need not build wire maps.
+``(target, rank, suit | None)``.
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ def careful_key(
     ``end`` is +1 for a proved hit that ends the game (docs/GOFISH.md §5: the
     target's hand or the asker's emptied) with the asker winning or sharing
     the win, -1 for one that ends it lost, 0 otherwise; -2 for a bluff (G4).
-    (Weighing what an ask exposes to the others was tried and measured: it
-    lost to medium at tables with an easy player, so it is not used.)
+    It does not weigh what an ask shows the others; the hard bot adds that
+    (:func:`~.hard.shrewd_key`).
 
     Args:
         est: the asker's estimates.
