@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from poissonnier_tui.i18n import _
+
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.persistence import ResumePlan
 
@@ -18,14 +20,16 @@ def add_resume_options(p: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="LOG",
         default=None,
-        help="carry on the game saved in LOG after a crash ('last': the most recent game "
-        "not over); seats, bots and seed come from the log, players take their seats "
-        "back by joining again ('poissonnier history' lists saved games)",
+        help=_(
+            "carry on the game saved in LOG after a crash ('last': the most recent game "
+            "not over); seats, bots and seed come from the log, players take their seats "
+            "back by joining again ('poissonnier history' lists saved games)"
+        ),
     )
     p.add_argument(
         "--yes",
         action="store_true",
-        help="with --resume: if the log is damaged, continue from its valid part without asking",
+        help=_("with --resume: if the log is damaged, continue from its valid part without asking"),
     )
 
 

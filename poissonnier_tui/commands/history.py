@@ -10,20 +10,23 @@ from pathlib import Path
 from typing import Any
 
 from poissonnier_tui.commands import Subparsers
+from poissonnier_tui.i18n import _
 
 
 def register(sub: Subparsers) -> None:
     """Add the ``history`` parser."""
     p = sub.add_parser(
         "history",
-        help="list saved games (date, players, winner, length)",
-        description="List the games saved in the data directory, newest first: when, "
-        "who, who won, how long, and the log file for 'poissonnier replay' or "
-        "'poissonnier serve --resume'.",
+        help=_("list saved games (date, players, winner, length)"),
+        description=_(
+            "List the games saved in the data directory, newest first: when, "
+            "who, who won, how long, and the log file for 'poissonnier replay' or "
+            "'poissonnier serve --resume'."
+        ),
     )
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N games (20)")
-    p.add_argument("--dir", type=Path, help="another directory of logs")
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help=_("at most N games (20)"))
+    p.add_argument("--dir", type=Path, help=_("another directory of logs"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON array"))
     p.set_defaults(run=run)
 
 
