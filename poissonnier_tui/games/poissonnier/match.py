@@ -53,7 +53,7 @@ class PoissonnierMatch:
         try:
             apply_wire(self.state, seat, action)
         except IllegalAction as exc:
-            raise ActionRejected(exc.code, exc.sentence) from None
+            raise ActionRejected(exc.code, exc.sentence, exc.wire_params) from None
 
     def view(self, seat: int | None) -> Wire:
         """The view for ``seat`` (``None``: spectator), RULES.md §9."""
