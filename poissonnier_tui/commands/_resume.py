@@ -43,7 +43,10 @@ def load_plan(args: argparse.Namespace) -> ResumePlan | None:
 
     def confirm(question: str) -> bool:
         if args.yes:
-            print(f"poissonnier: {question} Yes (--yes).", file=sys.stderr)
+            print(
+                "poissonnier: " + _("{question} Yes (--yes).").format(question=question),
+                file=sys.stderr,
+            )
             return True
         return ask_yes_no(question)
 
@@ -51,10 +54,10 @@ def load_plan(args: argparse.Namespace) -> ResumePlan | None:
     if str(path) == "last" and not path.exists():
         running = [g for g in list_games() if not g.finished and g.started is not None]
         if not running:
-            print("poissonnier: no saved game is waiting to be resumed.", file=sys.stderr)
+            print("poissonnier: " + _("no saved game is waiting to be resumed."), file=sys.stderr)
             return None
         path = running[0].path
-        print(f"poissonnier: resuming {path}", file=sys.stderr)
+        print("poissonnier: " + _("resuming {path}").format(path=path), file=sys.stderr)
     try:
         return plan_resume(path, confirm=confirm)
     except ResumeError as exc:

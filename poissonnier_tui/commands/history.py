@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from poissonnier_tui.commands import Subparsers
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, ngettext
 
 
 def register(sub: Subparsers) -> None:
@@ -33,8 +33,8 @@ def register(sub: Subparsers) -> None:
 def _length(turns: int | None, actions: int, seconds: float | None) -> str:
     parts = []
     if turns is not None:
-        parts.append(f"{turns} turns")
-    parts.append(f"{actions} moves")
+        parts.append(ngettext("{n} turn", "{n} turns", turns).format(n=turns))
+    parts.append(ngettext("{n} move", "{n} moves", actions).format(n=actions))
     if seconds is not None:
         minutes, secs = divmod(int(seconds), 60)
         parts.append(f"{minutes}m{secs:02d}s")
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from poissonnier_tui.hosting.persistence import games_dir, list_games
 
     if args.limit < 1:
-        print("poissonnier: --limit must be at least 1", file=sys.stderr)
+        print("poissonnier: " + _("--limit must be at least 1"), file=sys.stderr)
         return 2
     folder = args.dir or games_dir()
     games = list_games(folder)[: args.limit]
@@ -79,16 +79,16 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
         return 0
     if not games:
-        print(f"No saved games in {folder}.")
+        print(_("No saved games in {folder}.").format(folder=folder))
         return 0
     for n, g in enumerate(games, start=1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)) if g.started else "?"
         if g.winners:
-            outcome = "winner: " + " and ".join(g.winners)
+            outcome = _("winner: {names}").format(names=_(" and ").join(g.winners))
         elif g.finished:
-            outcome = "no winner"
+            outcome = _("no winner")
         else:
-            outcome = "not over (serve --resume or host --resume carries it on)"
+            outcome = _("not over (serve --resume or host --resume carries it on)")
         print(f"{n:>3}. {when}  {_title(g.game)}: {', '.join(g.players) or '?'}")
         print(f"     {outcome} · {_length(g.turns, g.actions, g.duration)}")
         if g.problem:

@@ -50,11 +50,11 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         games = list_games()
         if not games:
-            print("poissonnier: no saved games yet; play one first.", file=sys.stderr)
+            print("poissonnier: " + _("no saved games yet; play one first."), file=sys.stderr)
             return 1
         path = replay_order(games)[0].path
     if args.seat is not None and not 1 <= args.seat <= 5:
-        print("poissonnier: --seat must be 1 to 5", file=sys.stderr)
+        print("poissonnier: " + _("--seat must be 1 to 5"), file=sys.stderr)
         return 2
     try:
         replay = Replay.load(path, seat=None if args.seat is None else args.seat - 1)
@@ -62,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"poissonnier: {exc}", file=sys.stderr)
         return 1
     if replay.problem:
-        print(f"poissonnier: note: the replay stops early: {replay.problem}", file=sys.stderr)
+        print(
+            "poissonnier: "
+            + _("note: the replay stops early: {problem}").format(problem=replay.problem),
+            file=sys.stderr,
+        )
     from poissonnier_tui.shell.replay_app import ReplayApp
 
     start = replay.turn_start(args.turn) if args.turn is not None else 0

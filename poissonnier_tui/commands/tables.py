@@ -61,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             asyncio.run(watch(args.timeout or WATCH_TIMEOUT, args.interface, args.json))
         except OSError as exc:
-            print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
+            print(
+                "poissonnier: " + _("cannot listen on the network: {error}").format(error=exc),
+                file=sys.stderr,
+            )
             return 1
         except KeyboardInterrupt:
             pass
@@ -70,14 +73,19 @@ def run(args: argparse.Namespace) -> int:
     listen = max(asked, MIN_LISTEN)
     if listen > asked:
         print(
-            f"(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
-            "to hear a table.)",
+            _(
+                "(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
+                "to hear a table.)"
+            ).format(listen=listen, asked=asked),
             file=sys.stderr,
         )
     try:
         ads = sort_key(asyncio.run(discover_all(listen, args.interface)))
     except OSError as exc:
-        print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
+        print(
+            "poissonnier: " + _("cannot listen on the network: {error}").format(error=exc),
+            file=sys.stderr,
+        )
         return 1
     rows = [describe(ad) for ad in ads]
     if args.json:
@@ -85,8 +93,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not rows:
         print(
-            f"No tables found in {listen:g} s. Is the host on this network? "
-            "Try --interface IP, or join by address: poissonnier join HOST:PORT"
+            _(
+                "No tables found in {listen:g} s. Is the host on this network? "
+                "Try --interface IP, or join by address: poissonnier join HOST:PORT"
+            ).format(listen=listen)
         )
         return 0
     print(format_rows(rows))
