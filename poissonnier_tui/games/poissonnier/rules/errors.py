@@ -36,7 +36,6 @@ class IllegalAction(Exception):
         key: str | None = None,
     ) -> None:
         self.params: dict[str, Param] = dict(params or {})
-        self.template = message
         message = message.format(**self.params) if self.params else message
         super().__init__(f"{message} ({rule})" if rule != "wire" else message)
         self.code = code
