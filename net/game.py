@@ -24,13 +24,21 @@ class ActionRejected(Exception):
 
     Args:
         code: A short machine-readable code, e.g. ``"not_your_turn"``.
-        message: A plain sentence a player can act on, naming the rule broken.
+        message: A plain sentence a player can act on, naming the rule broken
+            (in the server's language: clients that know the game say it in
+            theirs from ``code`` and ``params``).
+        params: What the game's clients need to say the refusal themselves
+            (text keys, text or whole-number values; see
+            :class:`net.messages.ErrorReply`); none by default.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class Match(Protocol):

@@ -27,6 +27,7 @@ from net.schema import (
     ListOf,
     Nullable,
     OneOf,
+    Params,
     Plain,
     Record,
     Spec,
@@ -54,6 +55,9 @@ _NAME: Final = Str(1, NAME_MAX, printable=True)
 _TEXT: Final = Str(0, 1024)
 _SEAT: Final = Int(0, 255)
 _SEQ: Final = Int(0, SEQ_MAX)
+PARAMS_MAX: Final = 16
+"""Most parameters an :class:`ErrorReply` carries."""
+_PARAMS: Final = Params(PARAMS_MAX)
 
 
 # --- client to server ------------------------------------------------------
@@ -345,22 +349,58 @@ class Ack:
 class ErrorReply:
     """Something the client sent was refused; nothing changed.
 
-    Wire: ``{type: "error", code: str, message: str, seq: int|None}``.
+    Wire: ``{type: "error", code: str, message: str, seq: int|None,
+    params?: {str: str|int}}``; ``params`` is left out when there are none, so
+    older clients and servers read each other's errors.
+
+    A refusal travels as data: ``code`` and ``params`` let a client that knows
+    the game say it in its player's language (e.g. ``{"key": "not_in_hand",
+    "card": "T03", "rule": "§3.2"}``); ``message`` is the server's own
+    sentence, shown by clients that do not know ``code``.
 
     Attributes:
         code: Machine-readable, e.g. ``"bad_message"``, ``"not_your_turn"``.
         message: A plain sentence for the player.
         seq: The refused action's ``seq``, or ``None`` if not about an action.
+        params: Up to :data:`PARAMS_MAX` named values (keys of 1-32 characters;
+            text of at most 256 characters or 64-bit integers), or ``None``.
     """
 
     TYPE: ClassVar[str] = "error"
     code: str
     message: str
     seq: int | None = None
+    params: Mapping[str, str | int] | None = None
 
     def to_wire(self) -> Wire:
-        """The wire map of this message."""
-        return {"type": self.TYPE, "code": self.code, "message": self.message, "seq": self.seq}
+        """The wire map of this message (parameters the schema would refuse are left out)."""
+        wire: Wire = {
+            "type": self.TYPE,
+            "code": self.code,
+            "message": self.message,
+            "seq": self.seq,
+        }
+        params = clean_params(self.params or {})
+        if params:
+            wire["params"] = params
+        return wire
+
+
+def clean_params(params: Mapping[str, object]) -> dict[str, str | int]:
+    """The parameters of ``params`` that :class:`ErrorReply`'s schema admits, in order:
+    text keys of 1-32 characters whose value is text of at most 256 characters or a
+    64-bit integer (never a bool), at most :data:`PARAMS_MAX` of them."""
+    out: dict[str, str | int] = {}
+    for key, value in params.items():
+        if len(out) == PARAMS_MAX:
+            break
+        if not isinstance(key, str) or not 1 <= len(key) <= 32:
+            continue
+        text = isinstance(value, str) and len(value) <= 256
+        number = isinstance(value, int) and not isinstance(value, bool)
+        if text or (number and -(2**63) <= cast(int, value) < 2**63):
+            out[key] = cast(str | int, value)
+    return out
 
 
 ClientMessage = Hello | ActionRequest | Start | Ping | Pong | Bye
@@ -479,8 +519,14 @@ _SERVER: Final[dict[str, _Parser]] = {
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
     ErrorReply.TYPE: (
-        _record({"code": Str(1, 64), "message": _TEXT}, {"seq": Nullable(_SEQ)}, open=True),
-        lambda m: ErrorReply(code=m["code"], message=m["message"], seq=m.get("seq")),
+        _record(
+            {"code": Str(1, 64), "message": _TEXT},
+            {"seq": Nullable(_SEQ), "params": _PARAMS},
+            open=True,
+        ),
+        lambda m: ErrorReply(
+            code=m["code"], message=m["message"], seq=m.get("seq"), params=m.get("params")
+        ),
     ),
     Ping.TYPE: (_record({}, open=True), lambda m: Ping()),
     Pong.TYPE: (_record({}, open=True), lambda m: Pong()),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -132,6 +132,30 @@ class ListOf:
             raise _bad(where, f"a list of at most {self.hi} items")
         for i, item in enumerate(value):
             self.item.check(item, f"{where}[{i}]")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Named values: a map of at most ``hi`` entries, each key text of 1 to 32
+    characters, each value text of at most 256 characters or a 64-bit integer."""
+
+    hi: int = 16
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        must = (
+            f"a map of at most {self.hi} names (1 to 32 characters) to text "
+            "(at most 256 characters) or integers"
+        )
+        if not isinstance(value, dict) or len(value) > self.hi:
+            raise _bad(where, must)
+        for key, item in value.items():
+            if not isinstance(key, str) or not 1 <= len(key) <= 32:
+                raise _bad(where, must)
+            text = isinstance(item, str) and len(item) <= 256
+            number = isinstance(item, int) and not isinstance(item, bool)
+            if not (text or (number and INT64_MIN <= cast(int, item) <= INT64_MAX)):
+                raise _bad(where, must)
 
 
 @dataclass(frozen=True)

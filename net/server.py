@@ -614,7 +614,7 @@ class TableServer:
                     self._refusals.warning("Refused %s (%s): %s", conn.label, exc.code, exc.message)
                 else:
                     log.info("Refused %s (%s): %s", conn.label, exc.code, exc.message)
-                self._send_error(conn, exc.code, exc.message)
+                self._send_error(conn, exc.code, exc.message, params=exc.params)
                 return None
 
     def _admit(self, conn: FramedConnection, hello: Hello) -> _Client:
@@ -780,7 +780,7 @@ class TableServer:
             try:
                 self._start_locked()
             except Refused as exc:
-                self._refuse(client, exc.code, exc.message)
+                self._refuse(client, exc.code, exc.message, params=exc.params)
             else:
                 client.strikes = 0
 
@@ -838,7 +838,8 @@ class TableServer:
                 self.last_move_by_table = why
             except (BadMessage, Refused) as exc:
                 if origin is not None:
-                    self._refuse(origin, exc.code, exc.message, seq)
+                    params = exc.params if isinstance(exc, Refused) else None
+                    self._refuse(origin, exc.code, exc.message, seq, params)
                 else:
                     log.info("%s action for seat %d refused: %s", source, seat, exc.message)
                 return "rejected"
@@ -960,16 +961,28 @@ class TableServer:
 
     # --- errors ---------------------------------------------------------------
 
-    def _refuse(self, client: _Client, code: str, message: str, seq: int | None = None) -> None:
+    def _refuse(
+        self,
+        client: _Client,
+        code: str,
+        message: str,
+        seq: int | None = None,
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
         client.strikes += 1
-        self._send_error(client.conn, code, message, seq)
+        self._send_error(client.conn, code, message, seq, params)
 
     @staticmethod
     def _send_error(
-        conn: FramedConnection, code: str, message: str, seq: int | None = None
+        conn: FramedConnection,
+        code: str,
+        message: str,
+        seq: int | None = None,
+        params: Mapping[str, str | int] | None = None,
     ) -> None:
-        # Game sentences are passed through; cap them so one can't break the frame.
-        conn.send(ErrorReply(code[:64], message[:1024], seq).to_wire())
+        # Game sentences are passed through; cap them so one can't break the frame
+        # (ErrorReply.to_wire keeps only the parameters its schema admits).
+        conn.send(ErrorReply(code[:64], message[:1024], seq, params or None).to_wire())
 
 
 def _check_text(what: str, text: str, longest: int) -> None:

@@ -36,12 +36,17 @@ class Refused(Exception):
         code: Machine-readable code, e.g. ``"table_full"`` or a game's
             :class:`~net.game.ActionRejected` code.
         message: A plain sentence the requester can act on.
+        params: The values a client needs to say it in its own language
+            (a game's :attr:`~net.game.ActionRejected.params`); none by default.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 @dataclass(frozen=True)
@@ -363,7 +368,7 @@ class Table:
                 note_table_move(match, seat, why)
             match.apply(seat, action)
         except ActionRejected as exc:
-            raise Refused(exc.code, exc.message) from exc
+            raise Refused(exc.code, exc.message, exc.params) from exc
         except Exception as exc:
             log.exception("The game failed applying %r for seat %d.", action, seat)
             raise Refused("internal_error", "The server could not apply that action.") from exc

@@ -4,6 +4,10 @@
 ``poissonnier <command> ...``       see ``poissonnier --help``; each command
                                     lives in ``poissonnier_tui/commands/``
 ``poissonnier --version``           print the version
+
+Every command takes ``--lang fr|en``; the language is chosen before any text is
+built (help included): ``--lang``, then the saved setting, then ``LC_ALL`` /
+``LC_MESSAGES`` / ``LANG`` (:func:`poissonnier_tui.i18n.resolve_language`).
 """
 
 from __future__ import annotations
@@ -12,29 +16,109 @@ import argparse
 import importlib
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 if __name__ == "__main__":
     # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-from poissonnier_tui import __version__
+from poissonnier_tui import __version__, i18n
 from poissonnier_tui.commands import MODULES
 from poissonnier_tui.commands.solo import add_solo_options
+from poissonnier_tui.i18n import _
+
+
+def lang_option(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang X`` / ``--lang=X`` in ``argv`` (``None`` if absent).
+
+    Read before the parser is built, since the help texts are built in the
+    chosen language; the parser checks the value itself afterwards.
+    """
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def choose_language(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """Speak, from now on, the language ``argv``, the settings and the locale choose.
+
+    ``--lang`` first (ignored here if it names no language of ours: the parser
+    then refuses it), then the saved setting, then the environment.
+
+    Returns:
+        The language now spoken, one of :data:`poissonnier_tui.i18n.LANGUAGES`.
+    """
+    from poissonnier_tui.settings import load_settings
+
+    cli = lang_option(argv)
+    if cli not in i18n.LANGUAGES:
+        cli = None
+    lang = i18n.resolve_language(cli, load_settings().settings.language, environ)
+    i18n.set_language(lang)
+    return lang
+
+
+def add_lang_option(p: argparse.ArgumentParser) -> None:
+    """``--lang fr|en``: the language of every text (help, messages, screens)."""
+    p.add_argument(
+        "--lang", choices=i18n.LANGUAGES, default=None, metavar="LANG",
+        help=_("language of the texts: {choices} (default: the saved setting, "
+               "then LC_ALL/LC_MESSAGES/LANG)").format(choices=", ".join(i18n.LANGUAGES)),
+    )  # fmt: skip
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help layout, its ``usage:`` heading in the current language."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        """As argparse does, with ``usage:`` translated."""
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+def localize(parser: argparse.ArgumentParser) -> None:
+    """Put argparse's own words in ``parser`` (headings, ``-h``'s help) in the current language."""
+    parser.formatter_class = Formatter
+    parser._positionals.title = _("positional arguments")
+    parser._optionals.title = _("options")
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            action.help = _("show this help message and exit")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: solo options at the top level, then every subcommand."""
     parser = argparse.ArgumentParser(
         prog="poissonnier",
-        description="Fish card games in your terminal: Le Poissonnier, the fish-market "
-        "game, and more. With no command: a solo game against bots (as 'poissonnier solo').",
+        description=_(
+            "Fish card games in your terminal: Le Poissonnier, the fish-market "
+            "game, and more. With no command: a solo game against bots (as 'poissonnier solo')."
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"poissonnier {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"poissonnier {__version__}",
+        help=_("show the version and exit"),
+    )  # fmt: skip
+    add_lang_option(parser)
     add_solo_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in MODULES:
         importlib.import_module(name).register(sub)
+    for command in sub.choices.values():
+        add_lang_option(command)
+        localize(command)
+    localize(parser)
     return parser
 
 
@@ -56,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
             signal.signal(signal.SIGINT, signal.default_int_handler)
+        choose_language(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
         run = getattr(args, "run", None)
         return int(run(args)) if run is not None else run_solo(args)

@@ -173,3 +173,33 @@ def test_invalid_settings_are_not_saved() -> None:
     with pytest.raises(ValueError, match="bot_delay"):
         save_settings(Settings(bot_delay=99.0))
     assert not settings_path().exists()
+
+
+def test_lang_on_any_command_puts_its_help_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from poissonnier_tui.cli import main
+
+    try:
+        with pytest.raises(SystemExit):
+            main(["host", "--lang", "fr", "--help"])
+        out = re.sub(r"[ \n]+", " ", capsys.readouterr().out)  # argparse wraps lines
+        assert out.startswith("utilisation\u00a0: poissonnier host")
+        assert "votre nom à la table (par défaut\u00a0: votre nom de connexion)" in out
+        with pytest.raises(SystemExit):
+            main(["--lang=en", "--help"])
+        assert "show this help message and exit" in capsys.readouterr().out
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_command_takes_the_locale_when_neither_lang_nor_setting_chooses() -> None:
+    from poissonnier_tui.cli import choose_language
+
+    try:
+        assert choose_language(["solo"], {"LANG": "fr_FR.UTF-8"}) == "fr"
+        assert i18n._("show the version and exit") == "afficher la version et quitter"
+        assert choose_language(["--lang", "en", "solo"], {"LANG": "fr_FR.UTF-8"}) == "en"
+        assert choose_language(["--lang", "de"], {"LC_ALL": "fr_BE"}) == "fr"  # parser refuses de
+        save_settings(Settings(language="fr"))
+        assert choose_language([], {"LANG": "en_US.UTF-8"}) == "fr"
+    finally:
+        i18n.set_language("en")

@@ -30,6 +30,7 @@ from poissonnier_tui import __version__
 from poissonnier_tui.games import GameEntry, game_entry, game_names
 from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
+from poissonnier_tui.i18n import _
 
 FIND_TIMEOUT = 5.0
 """Seconds to look for a table on the LAN before giving up."""
@@ -106,13 +107,15 @@ async def connect_table(
 def advice(code: str, address: str, spectators: bool = True) -> str:
     """What a person can do about a refused join (``""`` when there is nothing to add)."""
     if code in ("already_started", "table_full") and spectators:
-        return f"To watch instead: poissonnier spectate {address}"
+        return _("To watch instead: poissonnier spectate {address}").format(address=address)
     if code == "bad_code":
-        return f"Ask the host for the code, then: poissonnier join {address} --code CODE"
+        return _("Ask the host for the code, then: poissonnier join {address} --code CODE").format(
+            address=address
+        )
     if code == "version_mismatch":
-        return "Install the host's version (or ask the host to install yours)."
+        return _("Install the host's version (or ask the host to install yours).")
     if code in ("unreachable", "timeout", "closed"):
-        return "Is the table still running? See what is around with: poissonnier tables"
+        return _("Is the table still running? See what is around with: poissonnier tables")
     return ""
 
 
@@ -160,7 +163,11 @@ async def find_table(
 
     browsers = [Browser(game, changed, interface) for game in game_names()]
     if say is not None:
-        say(f"Looking for {'table ' + repr(table) if table else 'tables'} on the LAN…")
+        say(
+            _("Looking for table {name} on the LAN…").format(name=repr(table))
+            if table
+            else _("Looking for tables on the LAN…")
+        )
     try:
         for browser in browsers:
             await browser.start()
@@ -174,9 +181,13 @@ async def find_table(
         if suitable(ad):
             return ad
     others = [f"{ad.name!r} ({why})" for ad in ads if (why := incompatibility(ad))]
-    what = f"a table named {table!r}" if table else "a table to join"
-    detail = f" Seen but not joinable: {'; '.join(others)}." if others else ""
-    raise JoinError("not_found", f"Found no {what} on the LAN in {timeout:g} s.{detail}")
+    found_none = (
+        _("Found no table named {name} on the LAN in {timeout:g} s.")
+        if table
+        else _("Found no table to join on the LAN in {timeout:g} s.")
+    ).format(name=repr(table), timeout=timeout)
+    detail = " " + _("Seen but not joinable: {tables}.").format(tables="; ".join(others))
+    raise JoinError("not_found", found_none + (detail if others else ""))
 
 
 class Recorder:

@@ -12,6 +12,8 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from poissonnier_tui.i18n import _
+
 if TYPE_CHECKING:
     from poissonnier_tui.games import GameEntry
 
@@ -81,14 +83,20 @@ def check_levels(entry: GameEntry, kinds: Sequence[str]) -> str | None:
     return None
 
 
-def add_game_option(p: argparse.ArgumentParser, *, what: str = "the game to play") -> None:
-    """``--game NAME``: a registered game (choices from :mod:`poissonnier_tui.games`)."""
+def add_game_option(p: argparse.ArgumentParser, *, what: str | None = None) -> None:
+    """``--game NAME``: a registered game (choices from :mod:`poissonnier_tui.games`).
+
+    ``what`` says what the game is for, already translated (default "the game to play").
+    """
+    what = _("the game to play") if what is None else what
     from poissonnier_tui.games import DEFAULT_GAME, game_names
 
     names = game_names()
     p.add_argument(
         "--game", choices=names, default=DEFAULT_GAME, metavar="NAME",
-        help=f"{what}: {', '.join(names)} (default {DEFAULT_GAME})",
+        help=_("{what}: {names} (default {default})").format(
+            what=what, names=", ".join(names), default=DEFAULT_GAME
+        ),
     )  # fmt: skip
 
 

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from poissonnier_tui.i18n import _
+
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.persistence import ResumePlan
 
@@ -18,14 +20,16 @@ def add_resume_options(p: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="LOG",
         default=None,
-        help="carry on the game saved in LOG after a crash ('last': the most recent game "
-        "not over); seats, bots and seed come from the log, players take their seats "
-        "back by joining again ('poissonnier history' lists saved games)",
+        help=_(
+            "carry on the game saved in LOG after a crash ('last': the most recent game "
+            "not over); seats, bots and seed come from the log, players take their seats "
+            "back by joining again ('poissonnier history' lists saved games)"
+        ),
     )
     p.add_argument(
         "--yes",
         action="store_true",
-        help="with --resume: if the log is damaged, continue from its valid part without asking",
+        help=_("with --resume: if the log is damaged, continue from its valid part without asking"),
     )
 
 
@@ -39,7 +43,10 @@ def load_plan(args: argparse.Namespace) -> ResumePlan | None:
 
     def confirm(question: str) -> bool:
         if args.yes:
-            print(f"poissonnier: {question} Yes (--yes).", file=sys.stderr)
+            print(
+                "poissonnier: " + _("{question} Yes (--yes).").format(question=question),
+                file=sys.stderr,
+            )
             return True
         return ask_yes_no(question)
 
@@ -47,10 +54,10 @@ def load_plan(args: argparse.Namespace) -> ResumePlan | None:
     if str(path) == "last" and not path.exists():
         running = [g for g in list_games() if not g.finished and g.started is not None]
         if not running:
-            print("poissonnier: no saved game is waiting to be resumed.", file=sys.stderr)
+            print("poissonnier: " + _("no saved game is waiting to be resumed."), file=sys.stderr)
             return None
         path = running[0].path
-        print(f"poissonnier: resuming {path}", file=sys.stderr)
+        print("poissonnier: " + _("resuming {path}").format(path=path), file=sys.stderr)
     try:
         return plan_resume(path, confirm=confirm)
     except ResumeError as exc:

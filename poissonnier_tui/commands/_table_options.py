@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from poissonnier_tui.commands import add_game_option, bot_delay, option_pair
 from poissonnier_tui.commands._resume import add_resume_options
+from poissonnier_tui.i18n import _
 
 if TYPE_CHECKING:
     from poissonnier_tui.games import GameEntry
@@ -74,9 +75,9 @@ def add_level_option(p: argparse.ArgumentParser) -> None:
 
     p.add_argument(
         "--level", "--bot", dest="level", type=bot_kinds, default=None, metavar="LIST",
-        help="bot level: easy, medium or hard (Le Poissonnier also has greedy and random); "
+        help=_("bot level: easy, medium or hard (Le Poissonnier also has greedy and random); "
         "a comma list such as hard,easy gives the bots their levels in turn "
-        "(default: the game's default level, medium)",
+        "(default: the game's default level, medium)"),
     )  # fmt: skip
 
 
@@ -99,8 +100,8 @@ def add_option_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", dest="options", type=option_pair, action="append", default=[],
         metavar="KEY=VALUE",
-        help="a table option of the game (repeatable), checked by the game; "
-        "Le Poissonnier has none",
+        help=_("a table option of the game (repeatable), checked by the game; "
+        "Le Poissonnier has none"),
     )  # fmt: skip
 
 
@@ -108,45 +109,45 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
     """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators`` and
     the bot kind, bot delay and seed."""
     p.add_argument(
-        "--table", metavar="NAME", default=None, help="table name (default: USER's table)"
+        "--table", metavar="NAME", default=None, help=_("table name (default: USER's table)")
     )
     add_game_option(p)
     add_option_option(p)
     p.add_argument(
         "--seats", type=int, default=None, metavar="N",
-        help=f"seats at the table, within the game's limits (Le Poissonnier 2-5; "
-        f"default {DEFAULT_SEATS}, or the game's nearest limit)",
+        help=_("seats at the table, within the game's limits (Le Poissonnier 2-5; "
+               "default {default}, or the game's nearest limit)").format(default=DEFAULT_SEATS),
     )  # fmt: skip
     p.add_argument(
         "--bots", type=int, default=0, metavar="K",
-        help="bots seated from the start, in the last seats (default 0)",
+        help=_("bots seated from the start, in the last seats (default 0)"),
     )  # fmt: skip
     p.add_argument(
         "--port", type=port_number, default=None, metavar="P",
-        help="TCP port (default 7374, or any free port if that one is busy)",
+        help=_("TCP port (default 7374, or any free port if that one is busy)"),
     )  # fmt: skip
     p.add_argument(
         "--interface", metavar="IP", default=None,
-        help="IPv4 address to listen and advertise on (default: all interfaces)",
+        help=_("IPv4 address to listen and advertise on (default: all interfaces)"),
     )  # fmt: skip
     p.add_argument(
         "--code", metavar="CODE", default=None,
-        help=f"join code players must give; '{AUTO_CODE}' makes one nobody can guess "
-        "(8 letters and digits, printed when the table opens)",
+        help=_("join code players must give; '{auto}' makes one nobody can guess "
+               "(8 letters and digits, printed when the table opens)").format(auto=AUTO_CODE),
     )  # fmt: skip
     p.add_argument(
         "--fill-timeout", type=seconds, default=None, metavar="SECONDS",
-        help="R6 time limit on the fill step: a seat still filling then is declared ready",
+        help=_("R6 time limit on the fill step: a seat still filling then is declared ready"),
     )  # fmt: skip
     p.add_argument(
-        "--no-spectators", dest="spectators", action="store_false", help="refuse spectators"
+        "--no-spectators", dest="spectators", action="store_false", help=_("refuse spectators")
     )
     add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=0.5, metavar="SECONDS",
-        help="pause before each bot move (default 0.5)",
+        help=_("pause before each bot move (default 0.5)"),
     )  # fmt: skip
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal (default random)")
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
     add_resume_options(p)
 
 

@@ -10,28 +10,31 @@ from pathlib import Path
 from typing import Any
 
 from poissonnier_tui.commands import Subparsers
+from poissonnier_tui.i18n import _, ngettext
 
 
 def register(sub: Subparsers) -> None:
     """Add the ``history`` parser."""
     p = sub.add_parser(
         "history",
-        help="list saved games (date, players, winner, length)",
-        description="List the games saved in the data directory, newest first: when, "
-        "who, who won, how long, and the log file for 'poissonnier replay' or "
-        "'poissonnier serve --resume'.",
+        help=_("list saved games (date, players, winner, length)"),
+        description=_(
+            "List the games saved in the data directory, newest first: when, "
+            "who, who won, how long, and the log file for 'poissonnier replay' or "
+            "'poissonnier serve --resume'."
+        ),
     )
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N games (20)")
-    p.add_argument("--dir", type=Path, help="another directory of logs")
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help=_("at most N games (20)"))
+    p.add_argument("--dir", type=Path, help=_("another directory of logs"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON array"))
     p.set_defaults(run=run)
 
 
 def _length(turns: int | None, actions: int, seconds: float | None) -> str:
     parts = []
     if turns is not None:
-        parts.append(f"{turns} turns")
-    parts.append(f"{actions} moves")
+        parts.append(ngettext("{n} turn", "{n} turns", turns).format(n=turns))
+    parts.append(ngettext("{n} move", "{n} moves", actions).format(n=actions))
     if seconds is not None:
         minutes, secs = divmod(int(seconds), 60)
         parts.append(f"{minutes}m{secs:02d}s")
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from poissonnier_tui.hosting.persistence import games_dir, list_games
 
     if args.limit < 1:
-        print("poissonnier: --limit must be at least 1", file=sys.stderr)
+        print("poissonnier: " + _("--limit must be at least 1"), file=sys.stderr)
         return 2
     folder = args.dir or games_dir()
     games = list_games(folder)[: args.limit]
@@ -76,16 +79,16 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
         return 0
     if not games:
-        print(f"No saved games in {folder}.")
+        print(_("No saved games in {folder}.").format(folder=folder))
         return 0
     for n, g in enumerate(games, start=1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started)) if g.started else "?"
         if g.winners:
-            outcome = "winner: " + " and ".join(g.winners)
+            outcome = _("winner: {names}").format(names=_(" and ").join(g.winners))
         elif g.finished:
-            outcome = "no winner"
+            outcome = _("no winner")
         else:
-            outcome = "not over (serve --resume or host --resume carries it on)"
+            outcome = _("not over (serve --resume or host --resume carries it on)")
         print(f"{n:>3}. {when}  {_title(g.game)}: {', '.join(g.players) or '?'}")
         print(f"     {outcome} · {_length(g.turns, g.actions, g.duration)}")
         if g.problem:

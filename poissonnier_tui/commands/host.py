@@ -11,20 +11,25 @@ from poissonnier_tui.commands._table_options import (
     default_player_name,
     settings_from,
 )
+from poissonnier_tui.i18n import _
 
 
 def register(sub: Subparsers) -> None:
     """Add the ``host`` parser."""
     p = sub.add_parser(
         "host",
-        help="host a table on the LAN and play at it",
-        description="Start a table on the LAN (advertised with zeroconf) and take seat 1 "
-        "yourself. In the table's lobby: b adds a bot, l changes the level of the "
-        "next one (easy, medium, hard), x removes one, Enter starts. "
-        "During the game, F2 lists the seats: hand an absent player's seat to a bot.",
+        help=_("host a table on the LAN and play at it"),
+        description=_(
+            "Start a table on the LAN (advertised with zeroconf) and take seat 1 "
+            "yourself. In the table's lobby: b adds a bot, l changes the level of the "
+            "next one (easy, medium, hard), x removes one, Enter starts. "
+            "During the game, F2 lists the seats: hand an absent player's seat to a bot."
+        ),
     )
     add_table_options(p)
-    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    p.add_argument(
+        "--name", default=None, help=_("your name at the table (default: your login name)")
+    )
     p.set_defaults(run=run)
 
 

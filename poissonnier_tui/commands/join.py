@@ -6,31 +6,33 @@ import argparse
 import sys
 
 from poissonnier_tui.commands import Subparsers
+from poissonnier_tui.i18n import _
 
 
 def add_join_options(p: argparse.ArgumentParser, *, spectate: bool) -> None:
     """Options shared by ``join`` and ``spectate``."""
     p.add_argument(
         "address", nargs="?", metavar="HOST:PORT", default=None,
-        help="the table's address; without it, pick a table from the LAN lobby",
+        help=_("the table's address; without it, pick a table from the LAN lobby"),
     )  # fmt: skip
     p.add_argument(
         "--name",
         default=None,
-        help="your name at the table (default: your login name)",
+        help=_("your name at the table (default: your login name)"),
     )
-    p.add_argument("--code", metavar="CODE", default=None, help="the table's join code")
+    p.add_argument("--code", metavar="CODE", default=None, help=_("the table's join code"))
     p.add_argument(
         "--interface", metavar="IP", default=None,
-        help="IPv4 address of the interface to look for tables on (default: all)",
+        help=_("IPv4 address of the interface to look for tables on (default: all)"),
     )  # fmt: skip
     p.add_argument(
         "--table", metavar="NAME", default=None,
-        help="with no address: go straight to the table with this name once it is found",
+        help=_("with no address: go straight to the table with this name once it is found"),
     )  # fmt: skip
     p.add_argument(
         "--headless", action="store_true",
-        help="no UI: " + ("watch and print the result" if spectate else "a bot plays the seat"),
+        help=_("no UI: watch and print the result") if spectate
+        else _("no UI: a bot plays the seat"),
     )  # fmt: skip
     # For tests and tools: record every view frame, seed the headless bot.
     p.add_argument("--record", metavar="FILE", default=None, help=argparse.SUPPRESS)
@@ -42,16 +44,18 @@ def register(sub: Subparsers) -> None:
     """Add the ``join`` parser."""
     p = sub.add_parser(
         "join",
-        help="join a table on the LAN",
-        description="Join a table. With HOST:PORT, join it directly; without, a lobby lists "
-        "the tables found on the LAN. Your seat's token is saved, so running the same "
-        "command again after a crash or Ctrl-C gives you your seat back.",
+        help=_("join a table on the LAN"),
+        description=_(
+            "Join a table. With HOST:PORT, join it directly; without, a lobby lists "
+            "the tables found on the LAN. Your seat's token is saved, so running the same "
+            "command again after a crash or Ctrl-C gives you your seat back."
+        ),
     )
     add_join_options(p, spectate=False)
     p.add_argument(
         "--bot", "--level", dest="bot", default=None, metavar="LEVEL",
-        help="with --headless: the level of the bot playing the seat, one of the table's "
-        "game's levels (easy, medium, hard...; default: the game's default level)",
+        help=_("with --headless: the level of the bot playing the seat, one of the table's "
+        "game's levels (easy, medium, hard...; default: the game's default level)"),
     )  # fmt: skip
     p.set_defaults(run=run, role="player")
 

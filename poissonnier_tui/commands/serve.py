@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import add_table_options, settings_from
+from poissonnier_tui.i18n import _
 
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.persistence import ResumePlan
@@ -21,16 +22,18 @@ def register(sub: Subparsers) -> None:
     """Add the ``serve`` parser."""
     p = sub.add_parser(
         "serve",
-        help="run a LAN table with no seat of its own (a spare machine)",
-        description="Run a table on the LAN without a UI: players join with "
-        "'poissonnier join'. Prints a line for every join, leave, start and end; "
-        "exits when the game is over (or on Ctrl-C).",
+        help=_("run a LAN table with no seat of its own (a spare machine)"),
+        description=_(
+            "Run a table on the LAN without a UI: players join with "
+            "'poissonnier join'. Prints a line for every join, leave, start and end; "
+            "exits when the game is over (or on Ctrl-C)."
+        ),
     )
     add_table_options(p)
     p.add_argument(
         "--start-when-full",
         action="store_true",
-        help="start as soon as every seat is taken (otherwise seat 1's player starts it)",
+        help=_("start as soon as every seat is taken (otherwise seat 1's player starts it)"),
     )
     p.set_defaults(run=run)
 

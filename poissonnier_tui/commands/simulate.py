@@ -6,33 +6,34 @@ import argparse
 import sys
 
 from poissonnier_tui.commands import Subparsers, add_game_option, bot_delay, check_levels
+from poissonnier_tui.i18n import _
 
 
 def register(sub: Subparsers) -> None:
     """Add the ``simulate`` parser."""
-    p = sub.add_parser("simulate", help="play headless bot games and print statistics")
-    add_game_option(p, what="the game to simulate")
+    p = sub.add_parser("simulate", help=_("play headless bot games and print statistics"))
+    add_game_option(p, what=_("the game to simulate"))
     p.add_argument(
         "--players",
         type=int,
         default=4,
         metavar="N",
-        help="players per game, within the game's limits (Le Poissonnier 2-5; default 4)",
+        help=_("players per game, within the game's limits (Le Poissonnier 2-5; default 4)"),
     )
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--games", type=int, default=100, help=_("games to play (default 100)"))
+    p.add_argument("--seed", type=int, default=1, help=_("seed of the first game (default 1)"))
     p.add_argument(
         "--bot", default=None,
-        help="bot level for every seat (default greedy, or the game's default level)",
+        help=_("bot level for every seat (default greedy, or the game's default level)"),
     )  # fmt: skip
     p.add_argument(
         "--bot-delay",
         type=bot_delay,
         default=0.0,
         metavar="SECONDS",
-        help="accepted for symmetry with other commands; simulate never waits",
+        help=_("accepted for symmetry with other commands; simulate never waits"),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 

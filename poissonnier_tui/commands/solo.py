@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from poissonnier_tui.commands import Subparsers, add_game_option, bot_delay
+from poissonnier_tui.i18n import _
 
 DEFAULT_BOTS = 3
 """Bot opponents when ``--bots`` is not given (fewer if the game seats fewer)."""
@@ -25,15 +26,15 @@ def add_solo_options(p: argparse.ArgumentParser) -> None:
     add_game_option(p)
     p.add_argument(
         "--bots", type=int, default=None, metavar="N",
-        help=f"number of bot opponents, up to the game's seats less one "
-        f"(Le Poissonnier 1-4; default {DEFAULT_BOTS})",
+        help=_("number of bot opponents, up to the game's seats less one "
+               "(Le Poissonnier 1-4; default {default})").format(default=DEFAULT_BOTS),
     )  # fmt: skip
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal (default random)")
-    p.add_argument("--name", default="You", help="your name at the table")
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
+    p.add_argument("--name", default="You", help=_("your name at the table"))
     add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
-        help=f"pause before each bot move (default {DEFAULT_BOT_DELAY})",
+        help=_("pause before each bot move (default {default})").format(default=DEFAULT_BOT_DELAY),
     )  # fmt: skip
     add_option_option(p)
 
@@ -42,9 +43,11 @@ def register(sub: Subparsers) -> None:
     """Add the ``solo`` parser."""
     p = sub.add_parser(
         "solo",
-        help="play a game against bots",
-        description="Play against bots in the terminal. The table runs in this process "
-        "and is not seen on the LAN; the game is saved like any other ('poissonnier history').",
+        help=_("play a game against bots"),
+        description=_(
+            "Play against bots in the terminal. The table runs in this process "
+            "and is not seen on the LAN; the game is saved like any other ('poissonnier history')."
+        ),
     )
     add_solo_options(p)
     p.set_defaults(run=run)

@@ -14,6 +14,7 @@ from typing import Any
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import seconds
+from poissonnier_tui.i18n import _
 
 MIN_LISTEN = 2.0
 """Seconds ``tables`` listens at least: zeroconf needs about 1.5 s to hear a table."""
@@ -25,25 +26,27 @@ def register(sub: Subparsers) -> None:
     """Add the ``tables`` parser."""
     p = sub.add_parser(
         "tables",
-        help="list the tables on the LAN",
-        description="Listen for tables on the LAN (zeroconf) and list them: name, address, "
-        "port, seats taken/total, state, version, and whether this app can join.",
+        help=_("list the tables on the LAN"),
+        description=_(
+            "Listen for tables on the LAN (zeroconf) and list them: name, address, "
+            "port, seats taken/total, state, version, and whether this app can join."
+        ),
     )
     p.add_argument(
         "--timeout", type=seconds, default=None, metavar="S",
-        help=f"seconds to listen (default 3, at least {MIN_LISTEN:g}; "
-        f"with --watch: default {WATCH_TIMEOUT:g})",
+        help=_("seconds to listen (default 3, at least {least:g}; "
+               "with --watch: default {watch:g})").format(least=MIN_LISTEN, watch=WATCH_TIMEOUT),
     )  # fmt: skip
     p.add_argument(
         "--watch", action="store_true",
-        help="keep listening and print a line per change: a table listed, changed, "
-        "not answering, back or gone (each table is probed)",
+        help=_("keep listening and print a line per change: a table listed, changed, "
+        "not answering, back or gone (each table is probed)"),
     )  # fmt: skip
     p.add_argument(
         "--interface", metavar="IP", default=None,
-        help="IPv4 address of the interface to listen on (default: all)",
+        help=_("IPv4 address of the interface to listen on (default: all)"),
     )  # fmt: skip
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.add_argument("--json", action="store_true", help=_("print one JSON array"))
     p.set_defaults(run=run)
 
 
@@ -58,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             asyncio.run(watch(args.timeout or WATCH_TIMEOUT, args.interface, args.json))
         except OSError as exc:
-            print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
+            print(
+                "poissonnier: " + _("cannot listen on the network: {error}").format(error=exc),
+                file=sys.stderr,
+            )
             return 1
         except KeyboardInterrupt:
             pass
@@ -67,14 +73,19 @@ def run(args: argparse.Namespace) -> int:
     listen = max(asked, MIN_LISTEN)
     if listen > asked:
         print(
-            f"(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
-            "to hear a table.)",
+            _(
+                "(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
+                "to hear a table.)"
+            ).format(listen=listen, asked=asked),
             file=sys.stderr,
         )
     try:
         ads = sort_key(asyncio.run(discover_all(listen, args.interface)))
     except OSError as exc:
-        print(f"poissonnier: cannot listen on the network: {exc}", file=sys.stderr)
+        print(
+            "poissonnier: " + _("cannot listen on the network: {error}").format(error=exc),
+            file=sys.stderr,
+        )
         return 1
     rows = [describe(ad) for ad in ads]
     if args.json:
@@ -82,8 +93,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not rows:
         print(
-            f"No tables found in {listen:g} s. Is the host on this network? "
-            "Try --interface IP, or join by address: poissonnier join HOST:PORT"
+            _(
+                "No tables found in {listen:g} s. Is the host on this network? "
+                "Try --interface IP, or join by address: poissonnier join HOST:PORT"
+            ).format(listen=listen)
         )
         return 0
     print(format_rows(rows))

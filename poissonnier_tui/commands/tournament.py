@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from poissonnier_tui.commands import Subparsers, add_game_option, bot_kinds, check_levels
+from poissonnier_tui.i18n import _
 
 
 def _positive(text: str) -> float:
@@ -34,37 +35,43 @@ def register(sub: Subparsers) -> None:
     """Add the ``tournament`` parser."""
     p = sub.add_parser(
         "tournament",
-        help="play seat-rotated games between bot levels and compare them",
-        description="Play seat-rotated games between bots and print, per bot, the win rate "
-        "with a 95% confidence interval, mean coins / clients / stamps, deals made "
-        "and decision time (median, p95).",
+        help=_("play seat-rotated games between bot levels and compare them"),
+        description=_(
+            "Play seat-rotated games between bots and print, per bot, the win rate "
+            "with a 95% confidence interval, mean coins / clients / stamps, deals made "
+            "and decision time (median, p95)."
+        ),
     )
-    add_game_option(p, what="the game to play")
+    add_game_option(p)
     p.add_argument(
         "--players",
         type=int,
         default=2,
         metavar="N",
-        help="players per game, within the game's limits (Le Poissonnier 2-5; default 2)",
+        help=_("players per game, within the game's limits (Le Poissonnier 2-5; default 2)"),
     )
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--games", type=int, default=100, help=_("games to play (default 100)"))
     p.add_argument(
         "--bots",
         type=bot_kinds,
         default=("hard", "medium"),
         metavar="LIST",
-        help="comma-separated bot levels, one per seat, e.g. hard,medium,easy,easy "
-        "(the game's levels; Le Poissonnier also has greedy and random; default hard,medium)",
+        help=_(
+            "comma-separated bot levels, one per seat, e.g. hard,medium,easy,easy "
+            "(the game's levels; Le Poissonnier also has greedy and random; default hard,medium)"
+        ),
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes playing games (default 1)")
+    p.add_argument("--seed", type=int, default=1, help=_("seed of the deals (default 1)"))
+    p.add_argument(
+        "--jobs", type=int, default=1, help=_("worker processes playing games (default 1)")
+    )
     p.add_argument(
         "--budget",
         type=_positive,
         default=1.0,
-        help="scale of the hard bot's search budget (default 1: the published level)",
+        help=_("scale of the hard bot's search budget (default 1: the published level)"),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 

@@ -222,14 +222,26 @@ class PoissonnierApp(LobbyNavigation, HostControls):
     def on_action_refused(self, event: ActionRefused) -> None:
         """Refused: say why, in the server's words; nothing changed (the rules cite the rule)."""
         action = self.relay.refused(event)
-        self.last_error = ActionRefused(event.code, event.message, event.seq, action)
+        self.last_error = ActionRefused(
+            event.code, event.message, event.seq, action, params=event.params
+        )
         autoplayer = self.autoplayer
         if self.autoplay and autoplayer is not None and autoplayer.busy and self.snapshot:
             move = autoplayer.refused(self.snapshot, action, event.message)
             if move is not None:
                 self.send_action(move)
             return
-        self.notify(event.message, title="Not allowed", severity="error")
+        self.notify(self.refusal_text(event), title=_("Not allowed"), severity="error")
+
+    def refusal_text(self, event: ActionRefused) -> str:
+        """A refusal in the player's language, by the game's UI from its code and
+        parameters when it can (an optional ``refusal`` of its ``GameUI``); otherwise
+        the server's own sentence."""
+        render = getattr(self.game_ui, "refusal", None)
+        if render is None:
+            return event.message
+        text = render(event.code, event.params, event.message)
+        return text if isinstance(text, str) else event.message
 
     def on_disconnected(self, event: Disconnected) -> None:
         """The connection ended: say so; the game screen stays for a last look."""

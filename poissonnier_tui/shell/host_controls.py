@@ -69,7 +69,7 @@ class HostControls(TableApp):
             self.notify(exc.message, severity="error")
             return
         if seat is None:
-            self.notify("Every seat is taken.", severity="warning")
+            self.notify(_("Every seat is taken."), severity="warning")
 
     def action_next_level(self) -> None:
         """Host, in the lobby: the next bot added is one level up (easy after hard)."""
@@ -78,7 +78,9 @@ class HostControls(TableApp):
             return
         level = hosted.next_level()
         self._say_host_lobby(hosted)
-        self.notify(f"The next bot will play at the {level} level.", timeout=3)
+        self.notify(
+            _("The next bot will play at the {level} level.").format(level=level), timeout=3
+        )
 
     async def action_remove_bot(self) -> None:
         """Host, in the lobby: the first bot leaves its seat open."""
@@ -91,7 +93,7 @@ class HostControls(TableApp):
             self.notify(exc.message, severity="error")
             return
         if seat is None:
-            self.notify("There is no bot to remove.", severity="warning")
+            self.notify(_("There is no bot to remove."), severity="warning")
 
     def action_seats(self) -> None:
         """Host, during the game: the seats, to hand an absent player's seat to a bot."""
@@ -111,7 +113,7 @@ class HostControls(TableApp):
             else:
                 await hosted.give_back(event.seat)
         except Refused as exc:
-            self.notify(exc.message, title="Seats", severity="error")
+            self.notify(exc.message, title=_("Seats"), severity="error")
 
     async def action_start_game(self) -> None:
         """The host starts the table's game (LAN tables; solo starts by itself)."""
@@ -120,7 +122,7 @@ class HostControls(TableApp):
             try:
                 await hosted.server.start()
             except Refused as exc:
-                self.notify(exc.message, title="Not yet", severity="warning")
+                self.notify(exc.message, title=_("Not yet"), severity="warning")
             return
         if self.link is not None:
             await self.link.start()

@@ -9,6 +9,7 @@ reason instead of waiting on the error.
 from __future__ import annotations
 
 from poissonnier_tui.hosting.lan import format_address
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.screens.browse import BrowseScreen
 from poissonnier_tui.shell.session import BrowseSession, JoinSession
 from poissonnier_tui.shell.table_app import TableApp
@@ -72,4 +73,4 @@ class LobbyNavigation(TableApp):
             while self.screen is not lobby:
                 self.pop_screen()
         lobby.show_problem(message, address=address, code_field=code_field)
-        self.notify(message, title="Back to the lobby", severity="warning", timeout=10)
+        self.notify(message, title=_("Back to the lobby"), severity="warning", timeout=10)

@@ -8,6 +8,7 @@ widget ever awaits the network. Screens ask for a move with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,12 +94,15 @@ class ActionRefused(Message):
         message: the server's sentence, naming the rule broken.
         seq: the refused action's number, if it was an action.
         action: the action we had sent, if known.
+        params: the refusal's parameters (``ErrorReply.params``), with which a
+            game's UI says it in the player's language (``GameUI`` ``refusal``).
     """
 
     code: str
     message: str
     seq: int | None
     action: dict[str, Any] | None = None
+    params: Mapping[str, str | int] | None = None
 
 
 @dataclass

@@ -23,6 +23,7 @@ from textual.screen import Screen
 from poissonnier_tui.games import DEFAULT_GAME, game_entry
 from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
 from poissonnier_tui.shell.messages import ActionRefused
@@ -138,7 +139,7 @@ class TableApp(App[None]):
     def send_action(self, action: dict[str, Any]) -> None:
         """Queue ``action`` for the server; the answer comes back as a message."""
         if not self.relay.send(action):
-            self.notify("Not connected to a table.", severity="error")
+            self.notify(_("Not connected to a table."), severity="error")
 
     def _new_connecting_screen(self) -> ConnectingScreen:
         """A connecting screen for this game whose seats follow :attr:`seats` (data-bound)."""

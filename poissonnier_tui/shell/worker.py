@@ -208,7 +208,7 @@ class TableRelay:
                 elif isinstance(msg, Ack):
                     self._post(ActionAcked(msg.seq))
                 elif isinstance(msg, ErrorReply):
-                    self._post(ActionRefused(msg.code, msg.message, msg.seq))
+                    self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
                     reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
                     closed = msg.reason == TABLE_CLOSED

@@ -74,7 +74,7 @@ class PoissonnierMatch:
         try:
             apply_wire(self.state, seat, action)
         except IllegalAction as exc:
-            raise ActionRejected(exc.code, exc.sentence) from None
+            raise ActionRejected(exc.code, exc.sentence, exc.wire_params) from None
         if mark is not None and mark[0] == seat:
             _mark_table_move(self.state.log[before:], seat, mark[1])
 

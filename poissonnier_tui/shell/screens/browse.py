@@ -35,6 +35,8 @@ from net.live import LiveBrowser, LiveTable
 from net.messages import Role
 from poissonnier_tui.games import DEFAULT_GAME as GAME
 from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
+from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 
 class TableBrowser(Protocol):
@@ -105,8 +107,8 @@ class BrowseScreen(Screen[None]):
     CSS_PATH = "browse.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "watch", "Watch"),
-        Binding("a", "focus_address", "Address"),
+        Binding("w", "watch", N_("Watch")),
+        Binding("a", "focus_address", N_("Address")),
     ]
 
     @dataclass
@@ -160,20 +162,22 @@ class BrowseScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Title, the list of tables, the address and code fields, the status line."""
+        translate_bindings(self)
         yield Header()
         with Vertical(id="box"):
-            verb = "watch" if self.role == "spectator" else "join"
-            yield Static(
-                f"[b]Tables on your network[/b]  Enter: {verb}   w: watch   a: type an address",
-                id="title",
+            title = (
+                _("[b]Tables on your network[/b]  Enter: watch   w: watch   a: type an address")
+                if self.role == "spectator"
+                else _("[b]Tables on your network[/b]  Enter: join   w: watch   a: type an address")
             )
+            yield Static(title, id="title")
             yield OptionList(id="tables")
-            yield Static("Looking for tables…", id="empty")
+            yield Static(_("Looking for tables…"), id="empty")
             with Horizontal(id="manual"):
-                yield Label("Address", classes="label")
+                yield Label(_("Address"), classes="label")
                 yield Input(self._address, placeholder="HOST:PORT", id="address")
-                yield Label("Code", classes="label")
-                yield Input(self._initial_code, placeholder="if the table has one", id="code")
+                yield Label(_("Code"), classes="label")
+                yield Input(self._initial_code, placeholder=_("if the table has one"), id="code")
             yield Static(id="status")
         yield Footer()
 

@@ -21,7 +21,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, LoadingIndicator, Static
 
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.seats import SeatLabel
 
 
@@ -31,12 +32,12 @@ class ConnectingScreen(Screen[None]):
     CSS_PATH = "connecting.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "app.start_game", "Start the game"),
-        Binding("b", "app.add_bot", "Add a bot"),
-        Binding("l", "app.next_level", "Bot level"),
-        Binding("x", "app.remove_bot", "Remove a bot"),
-        Binding("r", "app.reconnect", "Try again"),
-        Binding("c", "app.stop_reconnecting", "Stop reconnecting"),
+        Binding("enter", "app.start_game", N_("Start the game")),
+        Binding("b", "app.add_bot", N_("Add a bot")),
+        Binding("l", "app.next_level", N_("Bot level")),
+        Binding("x", "app.remove_bot", N_("Remove a bot")),
+        Binding("r", "app.reconnect", N_("Try again")),
+        Binding("c", "app.stop_reconnecting", N_("Stop reconnecting")),
     ]
 
     message: reactive[str] = reactive("Setting up…")
@@ -53,7 +54,9 @@ class ConnectingScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Title, spinner, message, seats."""
+        translate_bindings(self)
         yield Header()
+
         with Center(), Vertical(id="box"):
             tagline = _("a fish card game")
             yield Static(f"[b]{escape(self.game)}[/b]\n[dim]{escape(tagline)}[/]", id="title")

@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import N_, _, ngettext
 
 
 class FieldError(ValueError):
@@ -59,8 +59,8 @@ class Choice(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Previous", show=False),
-        Binding("right,space", "step(1)", "Next", show=False),
+        Binding("left", "step(-1)", N_("Previous"), show=False),
+        Binding("right,space", "step(1)", N_("Next"), show=False),
     ]
 
     DEFAULT_CSS = """

@@ -18,6 +18,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
+from poissonnier_tui.i18n import N_
+from poissonnier_tui.shell.screens.fields import translate_bindings
+
 HELP_FILES: Final = {"en": "help.md", "fr": "help.fr.md"}
 """The shell's help in each language, in the ``poissonnier_tui.shell`` package."""
 
@@ -39,7 +42,7 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "close", "Close help", priority=True),
+        Binding("escape,q,question_mark,f1", "close", N_("Close help"), priority=True),
     ]
 
     def __init__(self, game_help: str = "", *, lang: str = "en") -> None:
@@ -49,6 +52,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The Markdown document and the footer."""
+        translate_bindings(self)
         with VerticalScroll(id="help"):
             yield Markdown(self.text)
         yield Footer()

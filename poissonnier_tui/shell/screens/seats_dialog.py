@@ -24,6 +24,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.seats import SeatLabel
 
 
@@ -48,7 +50,7 @@ class SeatsDialog(ModalScreen[None]):
         stand_in: whether a bot seat is a stand-in the host can take back.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2", "close", N_("Close"))]
 
     @dataclass
     class SeatPicked(Message):
@@ -66,9 +68,10 @@ class SeatsDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A title line and the list."""
+        translate_bindings(self)
         with Vertical(id="dialog", classes="small") as box:
-            box.border_title = "Seats"
-            yield Static("A player who dropped out can be replaced by a bot until they return.")
+            box.border_title = _("Seats")
+            yield Static(_("A player who dropped out can be replaced by a bot until they return."))
             yield OptionList(id="seats")
 
     def on_mount(self) -> None:

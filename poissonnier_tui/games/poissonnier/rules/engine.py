@@ -369,7 +369,7 @@ def apply(state: GameState, seat: int, action: Action) -> None:
             say which); ``state`` is unchanged.
     """
     if not 0 <= seat < state.players:
-        raise IllegalAction("bad_seat", "§3", f"there is no seat {seat}")
+        raise IllegalAction("bad_seat", "§3", "there is no seat {seat}", {"seat": seat})
     if state.phase is Phase.OVER:
         raise IllegalAction("game_over", "§8", "the game is over")
     handler = _HANDLERS[type(action)]
@@ -392,7 +392,7 @@ def _fill_seat(state: GameState, seat: int) -> SeatState:
 
 def _crate_index(crates: list[Crate], index: int) -> Crate:
     if not 0 <= index < len(crates):
-        raise IllegalAction("bad_crate", "§3.2", f"you have no crate {index + 1}")
+        raise IllegalAction("bad_crate", "§3.2", "you have no crate {crate}", {"crate": index + 1})
     return crates[index]
 
 
@@ -403,7 +403,8 @@ def _rearranging(state: GameState, seat: int) -> SeatState:
         raise IllegalAction(
             "too_many_moves",
             "R6",
-            f"you have rearranged {FILL_MOVES_MAX} times this fill step; declare ready",
+            "you have rearranged {n} times this fill step; declare ready",
+            {"n": FILL_MOVES_MAX},
         )
     return s
 
@@ -415,10 +416,10 @@ def _place(state: GameState, seat: int, action: Place) -> None:
     if not action.cards:
         raise IllegalAction("bad_place", "§3.2", "choose at least one fish to place")
     if len(set(action.cards)) != len(action.cards):
-        raise IllegalAction("bad_place", "§3.2", "a card is named twice")
+        raise IllegalAction("bad_place", "§3.2", "a card is named twice", key="card_twice")
     for card in action.cards:
         if card not in s.draft_hand:
-            raise IllegalAction("not_in_hand", "§3.2", f"{card} is not in your hand")
+            raise IllegalAction("not_in_hand", "§3.2", "{card} is not in your hand", {"card": card})
         if cards.is_special(card):
             raise IllegalAction(
                 "special_in_crate", "§1", "special cards stay in the hand; they never go in a crate"
@@ -437,7 +438,9 @@ def _take_back(state: GameState, seat: int, action: TakeBack) -> None:
     assert s.draft_hand is not None and s.draft_crates is not None
     crate = _crate_index(s.draft_crates, action.crate)
     if not crate.fish:
-        raise IllegalAction("empty_crate", "§3.2", f"crate {action.crate + 1} is already empty")
+        raise IllegalAction(
+            "empty_crate", "§3.2", "crate {crate} is already empty", {"crate": action.crate + 1}
+        )
     s.draft_hand.extend(crate.fish)
     crate.fish = []
     s.fill_moves += 1
@@ -453,7 +456,7 @@ def _ready(state: GameState, seat: int, action: Ready) -> None:
 
 def _unready(state: GameState, seat: int, action: Unready) -> None:
     if state.phase is not Phase.FILL:
-        raise IllegalAction("not_fill", "§3.2", "the fill step is over")
+        raise IllegalAction("not_fill", "§3.2", "the fill step is over", key="fill_over")
     s = state.seats[seat]
     if not s.ready:
         raise IllegalAction("not_ready", "§3.2", "you have not declared ready")
@@ -464,7 +467,9 @@ def _unready(state: GameState, seat: int, action: Unready) -> None:
 def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
     s = state.seats[seat]
     if len(s.crates) >= cards.MAX_CRATES:
-        raise IllegalAction("max_crates", "R12", f"a stall has at most {cards.MAX_CRATES} crates")
+        raise IllegalAction(
+            "max_crates", "R12", "a stall has at most {n} crates", {"n": cards.MAX_CRATES}
+        )
     if not state.fish_deck:
         raise IllegalAction(
             "deck_empty", "§7", "no crate can be bought once the fish deck is empty"
@@ -472,7 +477,11 @@ def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
     price = cards.crate_price(len(s.crates))
     if s.coins < price:
         raise IllegalAction(
-            "no_coins", "R11", f"the next crate costs {price} coins; you have {s.coins}"
+            "no_coins",
+            "R11",
+            "the next crate costs {price} coins; you have {coins}",
+            {"price": price, "coins": s.coins},
+            key="crate_price",
         )
     s.coins -= price
     crate = Crate(state.fish_deck.pop())
@@ -484,34 +493,61 @@ def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
 
 
 def _serve_phase(state: GameState, seat: int, what: str) -> None:
+    """Refuse ``what`` (``"serve"`` or ``"end the turn"``) outside the active player's serve."""
     if state.phase is not Phase.SERVE:
-        raise IllegalAction("not_serve", "§3.4", f"{what} only after the fill step and the call")
+        raise IllegalAction(
+            "not_serve",
+            "§3.4",
+            "{what} only after the fill step and the call",
+            {"what": what},
+            key=f"not_serve_{what.replace(' ', '_')}",
+        )
     if seat != state.active:
-        raise IllegalAction("not_active", "§3.4", f"only the active player can {what}")
+        raise IllegalAction(
+            "not_active",
+            "§3.4",
+            "only the active player can {what}",
+            {"what": what},
+            key=f"not_active_{what.replace(' ', '_')}",
+        )
 
 
 def _serve(state: GameState, seat: int, action: Serve) -> None:
     _serve_phase(state, seat, "serve")
     if action.client not in state.queue[: cards.SERVABLE]:
         raise IllegalAction(
-            "not_servable", "§3.4", f"{action.client} is not among the first 3 clients of the queue"
+            "not_servable",
+            "§3.4",
+            "{client} is not among the first 3 clients of the queue",
+            {"client": action.client},
         )
     client = CLIENTS[action.client]
     s = state.seats[seat]
     if len(set(action.fish)) != len(action.fish):
-        raise IllegalAction("bad_order", "§6", "a fish is named twice")
+        raise IllegalAction("bad_order", "§6", "a fish is named twice", key="fish_twice")
     usable = set(usable_fish(state, seat))
     for f in action.fish:
         if f not in usable:
-            where = "your hand" if f in s.hand else "neither your crates nor bought this turn"
+            in_hand = f in s.hand
             raise IllegalAction(
-                "fish_not_usable", "§3.4", f"{f} is in {where}: only crate or bought fish can serve"
+                "fish_not_usable",
+                "§3.4",
+                "{fish} is in your hand: only crate or bought fish can serve"
+                if in_hand
+                else "{fish} is in neither your crates nor bought this turn: "
+                "only crate or bought fish can serve",
+                {"fish": f},
+                key="fish_in_hand" if in_hand else "fish_not_usable",
             )
     hand_kinds = [c[0] for c in s.hand]
     if len(action.glacons) > hand_kinds.count(cards.GLACON):
-        raise IllegalAction("no_special", "§3.4", "you do not hold that many glaçons")
+        raise IllegalAction(
+            "no_special", "§3.4", "you do not hold that many glaçons", key="few_glacons"
+        )
     if len(action.arrivages) > hand_kinds.count(cards.ARRIVAGE):
-        raise IllegalAction("no_special", "§3.4", "you do not hold that many arrivages")
+        raise IllegalAction(
+            "no_special", "§3.4", "you do not hold that many arrivages", key="few_arrivages"
+        )
     check_order(client, action.fish, action.glacons, action.arrivages)
     # Valid: carry it out.
     for f in action.fish:
@@ -561,12 +597,20 @@ def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
 
 def _propose(state: GameState, seat: int, action: Propose) -> None:
     if state.phase is not Phase.SERVE:
-        raise IllegalAction("not_serve", "§4", "deals are made only while the active player serves")
+        raise IllegalAction(
+            "not_serve",
+            "§4",
+            "deals are made only while the active player serves",
+            key="deal_not_serve",
+        )
     active = state.active
     seller = action.seller
     if seat != active and seller != seat:
         raise IllegalAction(
-            "not_party", "§4", "you can only deal with the active player, as seller"
+            "not_party",
+            "§4",
+            "you can only deal with the active player, as seller",
+            key="deal_party",
         )
     if not 0 <= seller < state.players or seller == active:
         raise IllegalAction(
@@ -587,7 +631,13 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
             )
     buyer = state.seats[active]
     if action.coins > buyer.coins:
-        raise IllegalAction("no_coins", "§4", f"the buyer holds only {buyer.coins} coins")
+        raise IllegalAction(
+            "no_coins",
+            "§4",
+            "the buyer holds only {coins} coins",
+            {"coins": buyer.coins},
+            key="buyer_coins",
+        )
     own_hand = state.seats[seat].hand
     own_g, own_a = (
         (action.seller_glacons, action.seller_arrivages)
@@ -595,7 +645,9 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         else (action.buyer_glacons, action.buyer_arrivages)
     )
     if not _has_specials(own_hand, own_g, own_a):
-        raise IllegalAction("no_special", "§4", "you do not hold the special cards you offer")
+        raise IllegalAction(
+            "no_special", "§4", "you do not hold the special cards you offer", key="offer_specials"
+        )
     if action.counter is not None:
         old = _find_proposal(state, action.counter)
         if old.seller != seller or answerer(old, active) != seat:
@@ -645,14 +697,18 @@ def _find_proposal(state: GameState, pid: int) -> Proposal:
     for p in state.proposals:
         if p.id == pid:
             return p
-    raise IllegalAction("no_proposal", "§4", f"there is no open proposal #{pid}")
+    raise IllegalAction(
+        "no_proposal", "§4", "there is no open proposal #{proposal}", {"proposal": pid}
+    )
 
 
 def _accept(state: GameState, seat: int, action: Accept) -> None:
     p = _find_proposal(state, action.proposal)
     active = state.active
     if seat != answerer(p, active):
-        raise IllegalAction("not_party", "R8", "only the other side of a proposal can accept it")
+        raise IllegalAction(
+            "not_party", "R8", "only the other side of a proposal can accept it", key="accept_party"
+        )
     seller, buyer = state.seats[p.seller], state.seats[active]
     mine_g, mine_a = (
         (p.seller_glacons, p.seller_arrivages)
@@ -661,7 +717,10 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
     )
     if not _has_specials(state.seats[seat].hand, mine_g, mine_a):
         raise IllegalAction(
-            "no_special", "§4", "you do not hold the special cards this deal asks of you"
+            "no_special",
+            "§4",
+            "you do not hold the special cards this deal asks of you",
+            key="asked_specials",
         )
     theirs = (
         (seller.hand, p.seller_glacons, p.seller_arrivages)
@@ -688,7 +747,12 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
 def _decline(state: GameState, seat: int, action: Decline) -> None:
     p = _find_proposal(state, action.proposal)
     if seat != answerer(p, state.active):
-        raise IllegalAction("not_party", "§4", "only the other side of a proposal can decline it")
+        raise IllegalAction(
+            "not_party",
+            "§4",
+            "only the other side of a proposal can decline it",
+            key="decline_party",
+        )
     state.proposals.remove(p)
     _log(state, {"t": "decline", "seat": seat, "proposal": p.id})
 

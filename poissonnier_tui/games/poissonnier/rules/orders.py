@@ -41,36 +41,52 @@ def check_order(
         IllegalAction: code ``"bad_order"`` naming what does not match.
     """
     if client.kind is ClientKind.INSPECTOR:
-        raise IllegalAction("bad_order", "§5", "an inspector is not a client to serve")
+        raise IllegalAction(
+            "bad_order", "§5", "an inspector is not a client to serve", key="serve_inspector"
+        )
     for code in arrivages:
         if code not in _ARRIVAGE_CODES:
             raise IllegalAction(
                 "bad_order",
                 "§1",
                 "an arrivage stands for très frais, frais, mangeable or douteux fish, never pourri",
+                key="arrivage_pourri",
             )
     if len(set(glacons)) != len(glacons):
-        raise IllegalAction("bad_order", "§6", "each glaçon must ice a different fish")
+        raise IllegalAction(
+            "bad_order", "§6", "each glaçon must ice a different fish", key="glacon_twice"
+        )
     for target in glacons:
         if target not in fish:
             raise IllegalAction(
-                "bad_order", "§6", f"a glaçon must ice a fish of this order, not {target}"
+                "bad_order",
+                "§6",
+                "a glaçon must ice a fish of this order, not {fish}",
+                {"fish": target},
+                key="glacon_elsewhere",
             )
         if target[0] == "P":
-            raise IllegalAction("bad_order", "§1", "a rotten fish cannot be iced")
+            raise IllegalAction("bad_order", "§1", "a rotten fish cannot be iced", key="ice_rotten")
         if target[0] == "T":
-            raise IllegalAction("bad_order", "§1", "a très frais fish cannot get fresher")
+            raise IllegalAction(
+                "bad_order", "§1", "a très frais fish cannot get fresher", key="ice_tres_frais"
+            )
     if client.kind is ClientKind.UNDECIDED:
         if glacons:
             raise IllegalAction(
-                "bad_order", "§6", "an undecided client takes any fish: a glaçon would be wasted"
+                "bad_order",
+                "§6",
+                "an undecided client takes any fish: a glaçon would be wasted",
+                key="undecided_glacon",
             )
         given = len(fish) + len(arrivages)
         if given != client.size:
             raise IllegalAction(
                 "bad_order",
                 "§6",
-                f"this undecided client takes exactly {client.size} fish, not {given}",
+                "this undecided client takes exactly {size} fish, not {given}",
+                {"size": client.size, "given": given},
+                key="undecided_size",
             )
         return
     iced = set(glacons)
@@ -82,7 +98,13 @@ def check_order(
         raise IllegalAction(
             "bad_order",
             "§6",
-            f"{client.id} asks for {_spell(Counter(client.order))}; this gives {_spell(effective)}",
+            "{client} asks for {asks}; this gives {gives}",
+            {
+                "client": client.id,
+                "asks": _spell(Counter(client.order)),
+                "gives": _spell(effective),
+            },
+            key="order_mismatch",
         )
 
 

@@ -88,6 +88,14 @@ class PoissonnierUI:
         """Ready, decline an offer made to this seat, or end the turn."""
         return fallback_move(snapshot)
 
+    def refusal(self, code: str, params: Mapping[str, str | int] | None, message: str) -> str:
+        """A refused move in the player's language (see
+        :func:`poissonnier_tui.games.poissonnier.ui.refusals.refusal_text`); the
+        shell passes an :class:`net.messages.ErrorReply`'s code, params and message."""
+        from poissonnier_tui.games.poissonnier.ui.refusals import refusal_text
+
+        return refusal_text(code, params, message)
+
 
 GAME_UI: Final = PoissonnierUI()
 """Le Poissonnier's :class:`~poissonnier_tui.shell.game_ui.GameUI`."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from poissonnier_tui.games.poissonnier.rules.cards import ARRIVAGE, FRESHNESS_ORDER, GLACON
+from poissonnier_tui.i18n import _
 
 KINDS: Final = (*FRESHNESS_ORDER, GLACON, ARRIVAGE)
 """Every fish-deck kind letter in display order: freshness best first, then specials."""
@@ -79,7 +80,7 @@ def chips(codes: str) -> str:
 def spell(codes: str) -> str:
     """Fish codes in words, best first: ``"TTF"`` -> ``"2 très frais, 1 frais"``."""
     if not codes:
-        return "nothing"
+        return _("nothing")
     counts = {k: codes.count(k) for k in KINDS if k in codes}
     return ", ".join(f"{n} {NAMES[k]}" for k, n in counts.items())
 

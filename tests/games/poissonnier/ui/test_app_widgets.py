@@ -86,7 +86,7 @@ class OfflineApp(PoissonnierApp):
         try:
             apply_wire(self.state, self.my_seat, action)
         except IllegalAction as exc:
-            return [ErrorReply(exc.code, exc.sentence, seq)]
+            return [ErrorReply(exc.code, exc.sentence, seq, exc.wire_params)]
         self.table.rev += 1
         return [Ack(seq), View(self.table.rev, view_for(self.state, self.my_seat))]
 

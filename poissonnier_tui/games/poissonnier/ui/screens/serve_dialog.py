@@ -33,6 +33,8 @@ from poissonnier_tui.games.poissonnier.ui.serving import (
     suggest_deal,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 ServeResult = dict[str, Any] | DealDraft | None
 """What the dialog returns: a serve action, a deal to draft, or nothing."""
@@ -44,8 +46,8 @@ class ServeDialog(ModalScreen[ServeResult]):
     CSS_PATH = "serve_dialog.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("d", "deal", "Ask for it with a deal"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("d", "deal", N_("Ask for it with a deal")),
     ]
 
     def __init__(self, snapshot: TableSnapshot, client_id: str) -> None:
@@ -62,11 +64,12 @@ class ServeDialog(ModalScreen[ServeResult]):
 
     def compose(self) -> ComposeResult:
         """Client, then options (or the shortfall), then buttons."""
+        translate_bindings(self)
         with Vertical(id="dialog") as box:
-            box.border_title = f"Serve {self.client_id}"
+            box.border_title = _("Serve {client}").format(client=self.client_id)
             yield Static(client_summary(self.client_id), id="client")
             if self.options:
-                yield Static("Choose how to serve ([b]↑↓[/b], [b]Enter[/b] sends it):")
+                yield Static(_("Choose how to serve ([b]↑↓[/b], [b]Enter[/b] sends it):"))
                 yield OptionList(
                     *(Option(o.label, id=str(i)) for i, o in enumerate(self.options)),
                     id="plans",
@@ -75,17 +78,17 @@ class ServeDialog(ModalScreen[ServeResult]):
                 yield Static(shortfall(self.snapshot, self.client_id), id="shortfall")
                 if self.suggestion is not None:
                     yield Static(
-                        "[b]Suggested deal[/b] (press [b]d[/b] to edit and send it): "
-                        + proposal_text(self.snapshot, self._as_proposal())
-                        + ".",
+                        _(
+                            "[b]Suggested deal[/b] (press [b]d[/b] to edit and send it): {deal}."
+                        ).format(deal=proposal_text(self.snapshot, self._as_proposal())),
                         id="suggestion",
                     )
             with Horizontal(classes="buttons"):
                 if self.options:
-                    yield Button("Serve", variant="primary", id="serve")
+                    yield Button(_("Serve"), variant="primary", id="serve")
                 elif self.suggestion is not None:
-                    yield Button("Ask for it with a deal (d)", variant="primary", id="deal")
-                yield Button("Cancel (Esc)", id="cancel")
+                    yield Button(_("Ask for it with a deal (d)"), variant="primary", id="deal")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def _as_proposal(self) -> dict[str, Any]:
         """The suggestion in the proposal-map shape, so it can be described in words."""

@@ -66,16 +66,18 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 Pending = Literal["take", "serve"] | None
 """A two-key command waiting for its number: take back a crate, or serve a client."""
 
 PROMPTS: dict[str, str] = {
-    "take": "Take back which crate? Press 1–6",
-    "serve": "Serve which client? Press 1, 2 or 3 (or click it)",
+    "take": N_("Take back which crate? Press 1–6"),
+    "serve": N_("Serve which client? Press 1, 2 or 3 (or click it)"),
 }
-"""What the status line asks while a two-key command waits for its number."""
+"""What the status line asks while a two-key command waits for its number (translate when shown)."""
 
 
 def _digit_bindings() -> list[BindingType]:
@@ -88,14 +90,14 @@ def _digit_bindings() -> list[BindingType]:
         key, shown = str(i + 1), i == 0
         out.append(
             Binding(
-                key, f"place({i})", "Put in crate", key_display="1–6", show=shown, priority=True
+                key, f"place({i})", N_("Put in crate"), key_display="1–6", show=shown, priority=True
             )
         )
         out.append(
             Binding(
                 key,
                 f"take({i})",
-                "Crate to take back",
+                N_("Crate to take back"),
                 key_display="1–6",
                 show=shown,
                 priority=True,
@@ -104,7 +106,12 @@ def _digit_bindings() -> list[BindingType]:
         if i < SERVABLE:
             out.append(
                 Binding(
-                    key, f"pick_client({i})", "Client", key_display="1–3", show=shown, priority=True
+                    key,
+                    f"pick_client({i})",
+                    N_("Client"),
+                    key_display="1–3",
+                    show=shown,
+                    priority=True,
                 )
             )
     return out
@@ -119,19 +126,19 @@ class TableScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *_digit_bindings(),
-        Binding("t", "take_prefix", "Take back", priority=True),
-        Binding("r", "ready", "Ready", priority=True),
-        Binding("r", "unready", "Not ready", priority=True),
-        Binding("b", "buy_crate", "Buy crate", priority=True),
-        Binding("s", "serve_prefix", "Serve", priority=True),
-        Binding("d", "deal", "Deal", priority=True),
-        Binding("a", "accept", "Accept", priority=True),
-        Binding("x", "decline", "Decline", priority=True),
-        Binding("x", "withdraw", "Withdraw", priority=True),
-        Binding("c", "counter", "Counter", priority=True),
-        Binding("e", "end_turn", "End turn", priority=True),
-        Binding("enter", "app.results", "Results", priority=True),
-        Binding("escape", "cancel", "Cancel", priority=True),
+        Binding("t", "take_prefix", N_("Take back"), priority=True),
+        Binding("r", "ready", N_("Ready"), priority=True),
+        Binding("r", "unready", N_("Not ready"), priority=True),
+        Binding("b", "buy_crate", N_("Buy crate"), priority=True),
+        Binding("s", "serve_prefix", N_("Serve"), priority=True),
+        Binding("d", "deal", N_("Deal"), priority=True),
+        Binding("a", "accept", N_("Accept"), priority=True),
+        Binding("x", "decline", N_("Decline"), priority=True),
+        Binding("x", "withdraw", N_("Withdraw"), priority=True),
+        Binding("c", "counter", N_("Counter"), priority=True),
+        Binding("e", "end_turn", N_("End turn"), priority=True),
+        Binding("enter", "app.results", N_("Results"), priority=True),
+        Binding("escape", "cancel", N_("Cancel"), priority=True),
         # Under 100 columns one secondary pane shows at a time (screens/board.py).
         *(
             Binding(key, f"pane('{name}')", name, show=False, priority=True)
@@ -168,6 +175,7 @@ class TableScreen(Screen[None]):
         """Board on the left, players/offers/log on the right, status and keys below."""
         self._hand = HandView(id="hand")
         self._status = StatusLine(id="status")
+        translate_bindings(self)  # the footer in the current language
         yield from compose_board(self._hand, self._status)
 
     _live = False
@@ -218,10 +226,13 @@ class TableScreen(Screen[None]):
         self._market.snapshot = snap
         # A spectator has no stall and no hand (RULES.md §9): give the room to the rest.
         self._stall.display = self._hand.display = snap.me is not None
-        step = {"fill": "fill step", "serve": "serving", "over": "game over"}[snap.phase]
-        last = " · LAST TURN (R13)" if snap.view.get("last_turn") else ""
+        step = {"fill": _("fill step"), "serve": _("serving"), "over": _("game over")}[snap.phase]
+        last = " · " + _("LAST TURN (R13)") if snap.view.get("last_turn") else ""
         self.sub_title = (
-            f"Turn {snap.view['turn']} · {step} · fish deck {snap.view['fish_deck']}{last}"
+            _("Turn {turn} · {step} · fish deck {deck}").format(
+                turn=snap.view["turn"], step=step, deck=snap.view["fish_deck"]
+            )
+            + last
         )
         if self.pending is not None and not self._pending_applies(self.pending):
             self.pending = None
@@ -251,10 +262,10 @@ class TableScreen(Screen[None]):
         if isinstance(top, DealDialog):
             why = top.stale_reason(snap)
         elif isinstance(top, ServeDialog) and not (snap.phase == "serve" and snap.my_turn):
-            why = "Your turn is over: clients are served only by the active player (§3.4)."
+            why = _("Your turn is over: clients are served only by the active player (§3.4).")
         if why is not None:
             top.dismiss(None)
-            self.notify(why, title="Dialog closed", severity="warning")
+            self.notify(why, title=_("Dialog closed"), severity="warning")
 
     def _announce_offers(self, old: TableSnapshot | None, snap: TableSnapshot) -> None:
         """A toast for each new proposal made to this player: they must answer it (§4)."""
@@ -262,13 +273,15 @@ class TableScreen(Screen[None]):
             return
         for p in snap.offers_for_me(since=old):
             self.notify(
-                f"{proposal_text(snap, p)}.\n[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter",
-                title=f"Offer #{p['id']} for you",
+                _("{offer}.\n[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter").format(
+                    offer=proposal_text(snap, p)
+                ),
+                title=_("Offer #{id} for you").format(id=p["id"]),
             )
 
     def watch_pending(self, pending: Pending) -> None:
         """The status line asks for the number."""
-        self.status.prompt = PROMPTS[pending] if pending else None
+        self.status.prompt = _(PROMPTS[pending]) if pending else None
 
     def on_hand_view_selection_changed(self, event: HandView.SelectionChanged) -> None:
         """The footer shows 1–6 only while something is selected."""
@@ -365,7 +378,7 @@ class TableScreen(Screen[None]):
         """Put the hand's selection into crate ``crate`` (0-based)."""
         cards = self.hand.selection
         if not cards:
-            self.notify("Select fish in your hand first (↑↓ and space).", severity="warning")
+            self.notify(_("Select fish in your hand first (↑↓ and space)."), severity="warning")
             return
         self.send(to_wire(Place(tuple(cards), crate)))
 
@@ -378,7 +391,9 @@ class TableScreen(Screen[None]):
         self.pending = None
         crates = self.snapshot.crates if self.snapshot is not None else []
         if crate < len(crates) and not crates[crate]:
-            self.notify(f"Crate {crate + 1} is already empty.", severity="warning")
+            self.notify(
+                _("Crate {crate} is already empty.").format(crate=crate + 1), severity="warning"
+            )
             return
         self.send(to_wire(TakeBack(crate)))
 
@@ -407,7 +422,14 @@ class TableScreen(Screen[None]):
         snap = self.snapshot
         if snap is not None and snap.me is not None and not snap.can_buy_crate():
             price = snap.seat(snap.me)["crate_price"]
-            self.notify(f"The next crate costs {price} coins.", severity="warning")
+            self.notify(
+                ngettext(
+                    "The next crate costs {price} coin.",
+                    "The next crate costs {price} coins.",
+                    price,
+                ).format(price=price),
+                severity="warning",
+            )
             return
         self.send(to_wire(BuyCrate()))
 
@@ -432,7 +454,7 @@ class TableScreen(Screen[None]):
             self.pending = None
             self.open_serve(event.client_id)
         elif not event.card.servable:
-            self.notify("Only the first 3 clients of the queue can be served (§3.4).")
+            self.notify(_("Only the first 3 clients of the queue can be served (§3.4)."))
 
     def open_serve(self, client_id: str) -> None:
         """Push the serve dialog; a chosen plan is sent, a "deal" answer opens the deal dialog."""

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.palette import KINDS, chip
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _
 
 
 class AllHands(Static):
@@ -24,7 +25,7 @@ class AllHands(Static):
 
     def on_mount(self) -> None:
         """Title the pane."""
-        self.border_title = "Every hand (the game is over, RULES.md §9)"
+        self.border_title = _("Every hand (the game is over, RULES.md §9)")
 
     def render(self) -> str:
         """``Name  hand: …  crates: [1]… [2]…  bought: …`` per seat."""
@@ -37,16 +38,15 @@ class AllHands(Static):
         for seat, row in enumerate(hands):
             hand = sorted(row["hand"], key=lambda c: (KINDS.index(c[0]), c))
             crates = "  ".join(
-                f"[b]{k + 1}[/]·" + ("".join(chip(f[0]) for f in crate) or "[dim]empty[/]")
+                f"[b]{k + 1}[/]·" + ("".join(chip(f[0]) for f in crate) or _("[dim]empty[/]"))
                 for k, crate in enumerate(row["crates"])
             )
             bought = "".join(chip(f[0]) for f in row["bought"])
-            line = (
-                f"[b]{escape(snap.name(seat)).ljust(width)}[/b] "
-                f"{''.join(chip(c[0]) for c in hand) or '[dim]no cards[/]'}"
-                f"  [dim]crates[/] {crates}"
-            )
+            cards = "".join(chip(c[0]) for c in hand) or _("[dim]no cards[/]")
+            line = f"[b]{escape(snap.name(seat)).ljust(width)}[/b] {cards}  " + _(
+                "[dim]crates[/] {crates}"
+            ).format(crates=crates)
             if bought:
-                line += f"  [dim]bought[/] {bought}"
+                line += "  " + _("[dim]bought[/] {bought}").format(bought=bought)
             lines.append(line)
         return "\n".join(lines)

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from poissonnier_tui.games.poissonnier.rules.cards import FISH_DECK_COUNTS, is_inspector
 from poissonnier_tui.games.poissonnier.ui.palette import KINDS, chip
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _, ngettext
 
 
 class MarketInfo(Static):
@@ -25,7 +26,7 @@ class MarketInfo(Static):
 
     def on_mount(self) -> None:
         """Title the pane."""
-        self.border_title = "Market"
+        self.border_title = _("Market")
 
     def render(self) -> str:
         """Fish deck, fish discard by kind, client deck and discard."""
@@ -36,16 +37,22 @@ class MarketInfo(Static):
         deck = int(view.get("fish_deck", 0))
         total = sum(FISH_DECK_COUNTS.values())
         if view.get("last_turn"):
-            end = "[b $text-warning]empty: this is the last turn (R13)[/]"
+            end = _("[b $text-warning]empty: this is the last turn (R13)[/]")
         else:
-            end = f"[dim]of {total}; the game ends with the turn that empties it (R13)[/]"
+            end = _("[dim]of {total}; the game ends with the turn that empties it (R13)[/]").format(
+                total=total
+            )
         discard = view.get("fish_discard", {})
         piles = "  ".join(f"{chip(k)} {int(discard.get(k, 0))}" for k in KINDS)
         gone = [str(c) for c in view.get("client_discard", [])]
         inspectors = sum(1 for c in gone if is_inspector(c))
-        return (
-            f"Fish deck [b]{deck}[/b] {end}\n"
-            f"Fish discarded  {piles}\n"
-            f"Client deck [b]{int(view.get('client_deck', 0))}[/b] · "
-            f"client discard {len(gone)} ({inspectors} inspector{'s' if inspectors != 1 else ''})"
+        found = ngettext("{n} inspector", "{n} inspectors", inspectors).format(n=inspectors)
+        return "\n".join(
+            (
+                _("Fish deck [b]{deck}[/b] {end}").format(deck=deck, end=end),
+                _("Fish discarded  {piles}").format(piles=piles),
+                _("Client deck [b]{deck}[/b] · client discard {gone} ({inspectors})").format(
+                    deck=int(view.get("client_deck", 0)), gone=len(gone), inspectors=found
+                ),
+            )
         )
