@@ -47,8 +47,8 @@ from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
+from poissonnier_tui.shell.home_nav import HomeNavigation
 from poissonnier_tui.shell.host_controls import HostControls
-from poissonnier_tui.shell.lobby_nav import LobbyNavigation
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
@@ -65,15 +65,23 @@ from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import (
     BrowseSession,
+    HomeSession,
     HostSession,
     JoinSession,
     SoloSession,
 )
 
-__all__ = ["BrowseSession", "HostSession", "JoinSession", "PoissonnierApp", "SoloSession"]
+__all__ = [
+    "BrowseSession",
+    "HomeSession",
+    "HostSession",
+    "JoinSession",
+    "PoissonnierApp",
+    "SoloSession",
+]
 
 
-class PoissonnierApp(LobbyNavigation, HostControls):
+class PoissonnierApp(HomeNavigation, HostControls):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -107,7 +115,11 @@ class PoissonnierApp(LobbyNavigation, HostControls):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Show the lobby of tables, or the connecting screen and start the network worker."""
+        """Show the home screen, the lobby of tables, or the connecting screen and start the
+        network worker."""
+        if isinstance(self.session, HomeSession):
+            self.open_home(self.session)
+            return
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
             return
@@ -280,6 +292,8 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         """Keys that depend on the connection's state."""
         if action == "results":
             return self.snapshot is not None and self.snapshot.over
+        if action == "rematch":
+            return self.can_rematch()
         if action == "start_game":
             host = self.seat == 0 or self.hosted is not None
             return self.connected and host and not self.started and self.snapshot is None
@@ -338,7 +352,14 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.push_screen(QuitDialog(detail), self._leave)
 
     async def _leave(self, leave: bool | None) -> None:
-        """The quit dialog's answer: on yes, close the link and exit."""
+        """The quit dialog's answer: on yes, close the link and exit (or, when the app
+        opened on the home screen, go back to it)."""
+        if leave and self.home_started and self.home_screen is not None:
+            if self.screen is self.home_screen:
+                self.exit()
+            else:
+                self.switch_table(None)
+            return
         if leave:
             self._leaving = True
             await self._close_link()

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import N_
 
 
 class ResultsScreen(Screen[None]):
@@ -31,6 +32,7 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
         Binding("escape", "back", "Back to the table"),
+        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:

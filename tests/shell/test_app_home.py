@@ -1,0 +1,114 @@
+"""The app opened on the home screen (``poissonnier`` with no arguments), end to end.
+
+A solo game chosen on the home screen with keys runs on a real in-process
+table over TCP; a bot plays our seat (autoplay) so the game reaches its
+results, where ``n`` plays again: the same game, bots and levels, a new seed.
+Leaving the game comes back home. Every wait polls the app's state.
+"""
+
+from __future__ import annotations
+
+from pilot import until
+from test_app_lan import Browsers
+from textual.widgets import Button, Input
+
+from poissonnier_tui import i18n
+from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
+from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.settings import Settings, save_settings
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.screens.browse import BrowseScreen
+from poissonnier_tui.shell.screens.fields import Choice
+from poissonnier_tui.shell.screens.help import HelpScreen
+from poissonnier_tui.shell.screens.home import HomeScreen
+from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
+from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
+from poissonnier_tui.shell.session import HomeSession, SoloSession
+
+
+async def test_a_solo_game_from_home_to_the_results_and_a_rematch() -> None:
+    save_settings(Settings(name="Ana", bot_delay=0.0, theme="textual-light"))
+    app = PoissonnierApp(HomeSession(), autoplay=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert app.theme == "textual-light"  # the saved theme, applied at start
+        await pilot.press("s")
+        for field, text in (("solo-bots", "1"), ("solo-seed", "5")):
+            app.screen.query_one(f"#{field}", Input).focus()
+            await pilot.press("ctrl+a", "ctrl+k", *text)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        session = app.session
+        assert isinstance(session, SoloSession)
+        assert (session.bots, session.seed, session.name, session.bot_delay) == (1, 5, "Ana", 0.0)
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
+        first = app.snapshot
+        assert first is not None and first.over and first.view["result"]["seed"] == 5
+
+        await pilot.press("n")  # play again
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TableScreen)
+                and app.snapshot is not None
+                and not app.snapshot.over
+            ),
+        )
+        again = app.session
+        assert isinstance(again, SoloSession)
+        assert again.seed != 5
+        assert (again.bots, again.bot_kinds, again.name, again.game) == (
+            1, session.bot_kinds, "Ana", session.game,
+        )  # fmt: skip
+        assert sum(isinstance(s, HomeScreen) for s in app.screen_stack) == 1  # home stays below
+
+        # Leaving the game comes back home, not out of the app.
+        app.autoplay = False
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitDialog))
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert app.link is None and app.snapshot is None
+        assert app.is_running
+
+
+async def test_home_rules_watch_and_quit_are_wired() -> None:
+    save_settings(Settings(name="Ben", bot_delay=0.0))
+    browsers = Browsers()
+    app = PoissonnierApp(HomeSession(), browser_factory=browsers)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("u")  # the rules: the game's help above the shell's
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("w")  # watch: the LAN lobby, as a spectator, with the saved name
+        await until(pilot, lambda: isinstance(app.screen, BrowseScreen) and bool(browsers.made))
+        assert app.lobby is not None and (app.lobby.role, app.lobby.name) == ("spectator", "Ben")
+        await pilot.press("ctrl+q")  # no table: straight back home
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running)
+
+
+async def test_saved_settings_switch_the_language_and_theme_of_home() -> None:
+    app = PoissonnierApp(HomeSession())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            assert str(app.screen.query_one("#solo-start", Button).label) == "Start the game"
+            await pilot.press("o")
+            await until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+            app.screen.query_one("#language", Choice).value = "fr"
+            app.screen.query_one("#theme", Choice).value = "textual-light"
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            await until(
+                pilot,
+                lambda: (
+                    str(app.screen.query_one("#solo-start", Button).label) == "Lancer la partie"
+                ),
+            )
+            assert i18n.language() == "fr" and app.theme == "textual-light"
+    finally:
+        i18n.set_language("en")
