@@ -48,7 +48,6 @@ from poissonnier_tui.i18n import language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.home_nav import HomeNavigation
-from poissonnier_tui.shell.host_controls import HostControls
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
@@ -81,7 +80,7 @@ __all__ = [
 ]
 
 
-class PoissonnierApp(HomeNavigation, HostControls):
+class PoissonnierApp(HomeNavigation):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -178,11 +177,15 @@ class PoissonnierApp(HomeNavigation, HostControls):
         self.notify(event.message, title="Could not join", severity="error")
 
     def on_lobby_changed(self, event: LobbyChanged) -> None:
-        """Names and connections changed."""
+        """Names and connections changed (or, after a game, the table went back to its
+        lobby for a rematch: follow it)."""
+        rematch = not event.started and self.snapshot is not None and self.snapshot.over
         self.seats = event.seats
         self.started = event.started
         if self.snapshot is not None:
             self.snapshot = self.game_ui.read(self.snapshot.view, event.seats, self.snapshot.rev)
+        if rematch:
+            self.follow_rematch()
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""

@@ -23,10 +23,12 @@ import random
 from dataclasses import replace
 from typing import Final
 
+from net.table import Refused
 from poissonnier_tui.hosting.tables import TableSettings
 from poissonnier_tui.i18n import _, language, resolve_language, set_language
 from poissonnier_tui.settings import Settings, load_settings
 from poissonnier_tui.shell.game_ui import load_game_ui
+from poissonnier_tui.shell.host_controls import HostControls
 from poissonnier_tui.shell.lobby_nav import LobbyNavigation
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.home import HomeScreen, default_player_name
@@ -43,7 +45,7 @@ SEED_SPAN: Final = 2**31
 """A rematch's new seed is drawn from ``0 .. SEED_SPAN - 1``."""
 
 
-class HomeNavigation(LobbyNavigation):
+class HomeNavigation(LobbyNavigation, HostControls):
     """From the home screen to a table (and back), and "play again"."""
 
     home_started: bool = False
@@ -180,15 +182,55 @@ class HomeNavigation(LobbyNavigation):
     # --- play again ------------------------------------------------------------------------------
 
     def can_rematch(self) -> bool:
-        """A finished solo game can be played again (the same bots, a new seed)."""
+        """A finished game can be played again: solo (the same bots, a new seed) or at the
+        LAN table this app hosts (the same seats, a new seed)."""
         snap = self.snapshot
-        return isinstance(self.session, SoloSession) and snap is not None and snap.over
+        over = snap is not None and snap.over
+        return over and (isinstance(self.session, SoloSession) or self.hosted is not None)
 
-    def action_rematch(self) -> None:
-        """The same game with the same bots and levels, a new seed (solo)."""
+    async def action_rematch(self) -> None:
+        """Play again: solo, a new table with the same game, bots and levels and a new
+        seed; hosting, the same table back in its lobby with the same seats (an absent
+        player's seat open, for a newcomer or a bot) for the host to start."""
         session = self.session
-        if not isinstance(session, SoloSession) or not self.can_rematch():
+        if not self.can_rematch():
             return
-        seed = random.SystemRandom().randrange(SEED_SPAN)
-        self.notify(_("A new game, seed {seed}.").format(seed=seed), timeout=4)
-        self.switch_table(replace(session, seed=seed))
+        hosted = self.hosted
+        if hosted is not None:
+            try:
+                await hosted.server.rematch()
+            except Refused as exc:
+                self.notify(exc.message, severity="error")
+            return
+        if isinstance(session, SoloSession):
+            seed = random.SystemRandom().randrange(SEED_SPAN)
+            self.notify(_("A new game, seed {seed}.").format(seed=seed), timeout=4)
+            self.switch_table(replace(session, seed=seed))
+
+    def follow_rematch(self) -> None:
+        """The table went back to its lobby after the game (the host proposed a rematch):
+        leave the last game's screens for the table's lobby, saying what happens next.
+        The connection, the seat and its token are kept; the new game's first view
+        brings the table screen back."""
+        self.snapshot = None
+        self._table = None
+        self._results = None
+        self.autoplayer = None
+        self.relay.reset()
+        bottom = self.home_screen or self.lobby_screen
+        while len(self.screen_stack) > 1 and self.screen is not bottom:
+            self.pop_screen()
+        self.push_screen(self._new_connecting_screen())
+        hosted = self.hosted
+        if hosted is not None:
+            self._say_host_lobby(hosted)
+        elif self.seat is None:
+            self._say(_("The table plays again: you will watch the next game when it starts."))
+        else:
+            self._say(
+                _(
+                    "The host proposes a rematch: your seat is kept for you. Stay to play "
+                    "(the host starts the game); ctrl+q leaves."
+                )
+            )
+        self.notify(_("A rematch at this table."), timeout=5)

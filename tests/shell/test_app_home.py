@@ -8,22 +8,29 @@ Leaving the game comes back home. Every wait polls the app's state.
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 from pilot import until
 from test_app_lan import Browsers
 from textual.widgets import Button, Input
 
-from poissonnier_tui import i18n
+from net.client import TableClient
+from net.messages import Lobby, View
+from poissonnier_tui import __version__, i18n
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.hosting.tables import TableSettings
 from poissonnier_tui.settings import Settings, save_settings
 from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen
+from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.fields import Choice
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.home import HomeScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
-from poissonnier_tui.shell.session import HomeSession, SoloSession
+from poissonnier_tui.shell.session import HomeSession, HostSession, SoloSession
 
 
 async def test_a_solo_game_from_home_to_the_results_and_a_rematch() -> None:
@@ -112,3 +119,57 @@ async def test_saved_settings_switch_the_language_and_theme_of_home() -> None:
             assert i18n.language() == "fr" and app.theme == "textual-light"
     finally:
         i18n.set_language("en")
+
+
+def followed(seen: list[object]) -> bool:
+    """The messages went: game over, back in the lobby, then game 2's first view."""
+    marks = [
+        "over" if isinstance(m, Lobby) and m.phase == "over"
+        else "lobby" if isinstance(m, Lobby) and m.phase == "lobby"
+        else "new" if isinstance(m, View) and m.rev == 0
+        else ""
+        for m in seen
+    ]  # fmt: skip
+    text = "".join(f"<{m}>" for m in marks if m)
+    return re.search("<over>(<over>)*<lobby>(<lobby>)*<new>", text) is not None
+
+
+async def test_the_host_proposes_a_rematch_and_a_spectator_follows() -> None:
+    settings = TableSettings(
+        name="Home", seats=2, bots=1, bot_delay=0.0, interface="127.0.0.1", port=0,
+        seed=8, host_seat=True, advertise=False,
+    )  # fmt: skip
+    app = PoissonnierApp(HostSession(settings, name="Ana", autoplay=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.hosted is not None and app.connected, 10)
+        hosted = app.hosted
+        assert hosted is not None
+        spectator = await TableClient.connect(
+            "127.0.0.1", hosted.port, name="Sue", role="spectator",
+            app_version=__version__, game="poissonnier",
+        )  # fmt: skip
+        seen: list[object] = []
+
+        async def read() -> None:
+            async for msg in spectator.messages():
+                seen.append(msg)
+
+        reader = asyncio.create_task(read())
+        try:
+            await pilot.press("enter")  # the host starts game 1
+            await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
+            assert app.check_action("rematch", ()) is True
+            await pilot.press("n")  # the host proposes a rematch: back to the table's lobby
+            await until(pilot, lambda: isinstance(app.screen, ConnectingScreen))
+            assert app.snapshot is None and not app.started and hosted.server.phase == "lobby"
+            assert hosted.server.seed != 8
+            await pilot.press("enter")  # and starts game 2
+            await until(
+                pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None
+            )
+            assert app.snapshot is not None and not app.snapshot.over
+            # The spectator followed on the same connection: game 1's end, the lobby, game 2.
+            await until(pilot, lambda: followed(seen))
+        finally:
+            reader.cancel()
+            await spectator.close()
