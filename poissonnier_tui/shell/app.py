@@ -44,7 +44,7 @@ from textual.binding import Binding, BindingType
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
-from poissonnier_tui.i18n import language
+from poissonnier_tui.i18n import _, language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.home_nav import HomeNavigation
@@ -69,6 +69,10 @@ from poissonnier_tui.shell.session import (
     JoinSession,
     SoloSession,
 )
+
+RESUME_SOLO = "poissonnier host --resume last"
+"""The command that carries on the most recent unfinished game, a solo one included
+(its bots sit again; the player takes seat 1 back)."""
 
 __all__ = [
     "BrowseSession",
@@ -336,7 +340,11 @@ class PoissonnierApp(HomeNavigation):
             self.run_worker(self._leave(True), group="quit")
             return
         if isinstance(self.session, SoloSession):
-            detail = "This is a solo game: leaving ends it."
+            detail = _(
+                "This solo game is saved as you play. To carry on with it later, run "
+                "[b]{command}[/b] (it takes the most recent game not over; "
+                "[b]poissonnier history[/b] lists them)."
+            ).format(command=RESUME_SOLO)
         elif isinstance(self.session, HostSession):
             detail = "You host this table: leaving closes it for everyone."
         elif self.seat is None:
@@ -360,13 +368,25 @@ class PoissonnierApp(HomeNavigation):
         if leave and self.home_started and self.home_screen is not None:
             if self.screen is self.home_screen:
                 self.exit()
-            else:
-                self.switch_table(None)
+                return
+            note = self._resume_note()
+            if note:
+                self.notify(note, timeout=20)
+            self.switch_table(None)
             return
         if leave:
             self._leaving = True
             await self._close_link()
-            self.exit()
+            self.exit(message=self._resume_note())
+
+    def _resume_note(self) -> str | None:
+        """What to print on leaving a solo game before its end: how to carry it on."""
+        snap = self.snapshot
+        if not isinstance(self.session, SoloSession) or snap is None or snap.over:
+            return None
+        return _("Your game is saved; to carry on with it, run: {command}").format(
+            command=RESUME_SOLO
+        )
 
     def action_reconnect(self) -> None:
         """Try again: rejoin with our seat's token, or set up the solo table again."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 from pilot import until
 from test_app_lan import Browsers
@@ -20,7 +21,8 @@ from net.messages import Lobby, View
 from poissonnier_tui import __version__, i18n
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
-from poissonnier_tui.hosting.tables import TableSettings
+from poissonnier_tui.hosting.persistence import list_games, plan_resume
+from poissonnier_tui.hosting.tables import TableSettings, resumed_settings
 from poissonnier_tui.settings import Settings, save_settings
 from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen
@@ -173,3 +175,33 @@ async def test_the_host_proposes_a_rematch_and_a_spectator_follows() -> None:
         finally:
             reader.cancel()
             await spectator.close()
+
+
+async def test_leaving_a_solo_game_says_it_is_saved_and_how_to_carry_on() -> None:
+    app = PoissonnierApp(SoloSession(bots=2, seed=3, name="Ana", bot_delay=0.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitDialog))
+        dialog = app.screen
+        assert isinstance(dialog, QuitDialog)
+        assert "saved" in dialog.detail and "poissonnier host --resume last" in dialog.detail
+        printed: list[object] = []
+        exit_app = app.exit
+
+        def exit_printing(*args: Any, **kwargs: Any) -> None:
+            printed.append(kwargs.get("message"))
+            exit_app(*args, **kwargs)
+
+        app.exit = exit_printing  # type: ignore[method-assign]
+        await pilot.press("y")
+        await until(pilot, lambda: not app.is_running)
+    assert "poissonnier host --resume last" in str(printed[0])  # printed on exit
+    # What it says works: the game is the most recent one not over, and resumable.
+    running = [g for g in list_games() if not g.finished and g.started is not None]
+    plan = plan_resume(running[0].path, confirm=lambda _question: False)
+    assert plan.header.seed == 3 and plan.header.table.get("solo")
+    given = TableSettings(name="ignored", port=0, interface="127.0.0.1", advertise=False,
+                          host_seat=True)  # fmt: skip
+    settings = resumed_settings(plan, given, name_given=False)
+    assert settings.problems() == [] and (settings.seats, settings.bots) == (3, 2)
