@@ -28,6 +28,7 @@ from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import client_summary, proposal_text
 from poissonnier_tui.games.poissonnier.ui.serving import (
     ServeOption,
+    nobody_sells,
     serve_options,
     shortfall,
     suggest_deal,
@@ -80,6 +81,8 @@ class ServeDialog(ModalScreen[ServeResult]):
                         + ".",
                         id="suggestion",
                     )
+                elif why := nobody_sells(self.snapshot, self.client_id):
+                    yield Static(why, id="nobody-sells")
             with Horizontal(classes="buttons"):
                 if self.options:
                     yield Button("Serve", variant="primary", id="serve")
