@@ -30,6 +30,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
+from textual.widgets.option_list import OptionDoesNotExist
 
 from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
@@ -225,12 +226,28 @@ class TableScreen(Screen[None]):
         )
         if self.pending is not None and not self._pending_applies(self.pending):
             self.pending = None
+        self._keep_answered_offer(snap)
         self._show_answered_offer()
         if snap.phase == "fill" and (old is None or old.phase != "fill") and snap.me is not None:
             self.hand.focus()  # a new fill step: the keys pick fish again (§3.2)
         self._close_stale_dialog(snap)
         self._announce_offers(old, snap)
         self.refresh_bindings()
+
+    def _keep_answered_offer(self, snap: TableSnapshot) -> None:
+        """A new view never changes the offer the answer keys act on while the one the
+        screen named is still open to this player: a newer offer (highlighted by the
+        offers pane as it arrives) waits until that one is answered or the player
+        moves to it (↑↓ in the offers pane). So ``a``/``x``/``c`` answer exactly the
+        offer shown before the press, not one that arrived a moment earlier."""
+        named = self.status.offer
+        if named is None or snap.me is None:
+            return
+        if any(int(p["id"]) == named for p in snap.offers_for_me()):
+            try:
+                self.offers.highlighted = self.offers.get_option_index(str(named))
+            except OptionDoesNotExist:
+                return
 
     def _show_answered_offer(self) -> None:
         """Name in the status line the offer the answer keys act on."""
