@@ -6,9 +6,12 @@ The table screen runs on a stacked game played by the rules engine in process
 
 from __future__ import annotations
 
+from stacking import fill_and_ready, stacked_game
 from tablekit import TableApp, midgame
 
 from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 
 
@@ -33,3 +36,35 @@ async def test_an_offer_arriving_just_before_a_key_does_not_take_the_answer() ->
         snap = app.table.snapshot
         assert snap is not None and [int(p["id"]) for p in snap.offers_for_me()] == [newer]
         assert app.table.query_one(StatusLine).offer == newer
+
+
+async def test_b_with_an_empty_fish_deck_says_why_and_is_not_offered() -> None:
+    """§7: no crate can be bought once the fish deck is empty. The footer does not
+    offer b, the stall does not say "b buys it", and pressing b says the rule."""
+    state = stacked_game(2, hands=[["T01"], ["F01"]], fish_deck_size=0, coins=[9, 3])
+    fill_and_ready(state, {0: [(("T01",), 0)], 1: [(("F01",), 0)]})
+    assert state.phase is Phase.SERVE and state.active == 0 and not state.fish_deck
+    app = TableApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        screen = app.table
+        assert "b" not in screen.active_bindings
+        assert "buys it" not in str(screen.query_one("#crate-2", CrateBox).render())
+        await pilot.press("b")
+        await pilot.pause()
+        assert app.moves == []
+        said = [n.message for n in app._notifications]
+        assert any("fish deck is empty (§7)" in m for m in said)
+
+
+async def test_serving_keys_out_of_turn_say_why() -> None:
+    """§3.4: s and e belong to the active player; pressed by another, they say so."""
+    app = TableApp(midgame(), seat=1)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.press("e")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert sum("Only the active player serves" in m for m in said) == 2
+        assert app.moves == []

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -67,7 +68,16 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.messages import MoveChosen
+
+REFUSABLE_KEYS: dict[str, str] = {
+    "b": "buy_crate",
+    "s": "serve_prefix",
+    "e": "end_turn",
+    "d": "deal",
+}
+"""Game keys that say why when pressed while they do not apply (:meth:`TableScreen.refusal`)."""
 
 Pending = Literal["take", "serve"] | None
 """A two-key command waiting for its number: take back a crate, or serve a client."""
@@ -353,6 +363,8 @@ class TableScreen(Screen[None]):
         if action == "buy_crate":
             if not playing or len(snap.seat(snap.me or 0)["crates"]) >= MAX_CRATES:
                 return False
+            if not snap.view.get("fish_deck"):
+                return False  # never again this game (§7): not offered at all
             return True if snap.can_buy_crate() else None  # shown greyed when too dear
         if action == "serve_prefix":
             return self.pending is None and serving and snap.my_turn
@@ -369,6 +381,43 @@ class TableScreen(Screen[None]):
         if action == "cancel":
             return self.pending is not None or bool(self.hand.selection)
         return True
+
+    def refusal(self, action: str) -> str | None:
+        """Why the key of ``action`` does nothing now, citing the rule; ``None`` if it applies
+        (or nothing useful can be said, e.g. for a spectator)."""
+        snap = self.snapshot
+        if snap is None or snap.me is None or snap.over:
+            return None
+        row = snap.seat(snap.me)
+        if action == "buy_crate":
+            if len(row["crates"]) >= MAX_CRATES:
+                return _("A stall has at most {n} crates (R12).").format(n=MAX_CRATES)
+            if not snap.view.get("fish_deck"):
+                return _("No crate can be bought once the fish deck is empty (§7).")
+            if int(row["coins"]) < int(row["crate_price"]):
+                return _("The next crate costs {price} coins; you have {coins} (R11).").format(
+                    price=row["crate_price"], coins=row["coins"]
+                )
+            return None
+        if action in ("serve_prefix", "end_turn"):
+            if snap.phase != "serve":
+                return _("Clients are served once the fill step is over (§3.4).")
+            if not snap.my_turn:
+                return _("Only the active player serves clients and ends the turn (§3.4).")
+            return None
+        if action == "deal" and snap.phase != "serve":
+            return _("Deals are made while a player serves, after the fill step (§4).")
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A game key none of whose bindings applies now: say why, in the rule's words."""
+        action = REFUSABLE_KEYS.get(event.key)
+        if action is None or not self._showing:
+            return
+        reason = self.refusal(action)
+        if reason is not None:
+            event.stop()
+            self.notify(reason, title=_("Not now"), severity="warning")
 
     # --- sending -------------------------------------------------------------------------------
 
