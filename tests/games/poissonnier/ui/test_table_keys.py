@@ -6,12 +6,19 @@ The table screen runs on a stacked game played by the rules engine in process
 
 from __future__ import annotations
 
+import copy
+import random
+
 from stacking import fill_and_ready, stacked_game
 from tablekit import TableApp, midgame
 
 from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import apply, legal_actions, new_game
 from poissonnier_tui.games.poissonnier.rules.state import Phase
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
+from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 
 
@@ -68,3 +75,51 @@ async def test_serving_keys_out_of_turn_say_why() -> None:
         said = [n.message for n in app._notifications]
         assert sum("Only the active player serves" in m for m in said) == 2
         assert app.moves == []
+
+
+async def test_after_a_crate_is_filled_the_cursor_is_on_the_next_freshness() -> None:
+    """§3.2: rows T F M D; with the cursor on F, all the F go to crate 1; the cursor
+    lands on M (the row after F), not on D."""
+    state = stacked_game(
+        2, hands=[["T01", "F01", "F02", "M01", "D01"], None],
+        markers=[["T10", "T11"], None],
+    )  # fmt: skip
+    app = TableApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        hand = app.table.query_one(HandView)
+        assert hand.fish_rows == ["T", "F", "M", "D"]
+        await pilot.press("down")
+        assert hand.code == "F"
+        await pilot.press("1")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.moves[-1]["type"] == "place"
+        assert hand.fish_rows == ["T", "M", "D"] and hand.code == "M"
+
+
+async def test_the_log_scrolls_from_the_keyboard() -> None:
+    """PgUp/PgDn scroll the log a page (at 80×24 the log pane comes up first)."""
+    rng = random.Random(2)
+    state = new_game(2, 3)
+    for _ in range(400):  # a long game so far: more log than fits
+        seat = rng.choice(sorted(view_for(state, None)["waiting_on"]))
+        trial = copy.deepcopy(state)
+        apply(trial, seat, rng.choice(legal_actions(state, seat)))
+        if trial.phase is Phase.OVER:
+            break
+        state = trial
+    app = TableApp(state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        log = app.table.query_one(GameLog)
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert log.display and log.max_scroll_y > 0
+        bottom = log.max_scroll_y
+        assert log.scroll_y < bottom
+        up = log.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert log.scroll_y > up

@@ -68,7 +68,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.messages import MoveChosen
 
 REFUSABLE_KEYS: dict[str, str] = {
@@ -143,6 +143,12 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", "End turn", priority=True),
         Binding("enter", "app.results", "Results", priority=True),
         Binding("escape", "cancel", "Cancel", priority=True),
+        Binding(
+            "pageup", "scroll_log(-1)", N_("Log ↑"), key_display="PgUp", show=False, priority=True
+        ),
+        Binding(
+            "pagedown", "scroll_log(1)", N_("Log ↓"), key_display="PgDn", show=False, priority=True
+        ),
         # Under 100 columns one secondary pane shows at a time (screens/board.py).
         *(
             Binding(key, f"pane('{name}')", name, show=False, priority=True)
@@ -576,6 +582,25 @@ class TableScreen(Screen[None]):
             self.open_deal(DealDraft.from_proposal(p), "counter")
 
     # --- misc ----------------------------------------------------------------------------------
+
+    def action_scroll_log(self, direction: int) -> None:
+        """``PgUp``/``PgDn``: scroll the log a page back or on (on a narrow terminal the
+        log pane comes up first)."""
+        self.query_one(PaneBar).show("log")
+        log = self.query_one(GameLog)
+
+        if direction < 0:
+            log.auto_scroll = False  # new events must not pull the player back to the end
+
+        def page() -> None:
+            if direction < 0:
+                log.scroll_page_up(animate=False)
+            else:
+                log.scroll_page_down(animate=False)
+                # Back at the end: new events scroll the log again.
+                log.auto_scroll = log.scroll_y >= log.max_scroll_y
+
+        self.call_after_refresh(page)  # once a pane just brought up is laid out
 
     def action_pane(self, name: str) -> None:
         """``o l p w m``: on a narrow terminal, show that pane beside the hand."""
