@@ -174,6 +174,7 @@ class HomeNavigation(LobbyNavigation, HostControls):
         if session is None:
             if home is None:
                 self.exit()
+            self.lobby = None  # home: the next choice says whether a lobby comes back
             return
         self.session = session
         self.push_screen(self._new_connecting_screen())
