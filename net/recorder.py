@@ -259,10 +259,17 @@ class TableRecorder:
     def start(self, seats: tuple[SeatRecord, ...]) -> None:
         """``on_start``: create the log with its header (synced before anyone sees the game).
 
+        Each match gets its own log: after a rematch (:meth:`TableServer.rematch`) the
+        last game's file is closed and a new one begun.
+
         A file that cannot be created leaves the table unrecorded: :attr:`error`
         says why, and the game goes on (nothing was promised yet).
         """
         assert self._new_path is not None
+        if self._writer is not None:  # a rematch: the last game's log is complete
+            self._writer.close()
+            self._writer = None
+            self.path = None
         try:
             path = self._new_path()
             self._writer = LogWriter.create(path, self.header(seats))

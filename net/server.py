@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -455,6 +456,25 @@ class TableServer:
             _check_text("bot name", name, NAME_MAX)
         async with self._lock:
             self._table.set_bot(seat, name or (_bot_name(seat, agent) if agent else ""), agent)
+            self._changed()
+            self._maybe_auto_start()
+
+    async def rematch(self, seed: int | None = None) -> None:
+        """After the game: the same seats back in the lobby for a new match (``seed``, else
+        a random one); everyone connected, spectators included, hears of it in a
+        ``lobby`` frame (phase ``"lobby"``) and sees the new game once it starts. A
+        table that starts by itself when full starts the new match at once. See
+        :meth:`net.table.Table.rematch` for who keeps a seat.
+
+        Raises:
+            Refused: ``not_over`` (the game is not over).
+        """
+        async with self._lock:
+            self._table.rematch(secrets.randbelow(2**31) if seed is None else seed)
+            self._over.clear()
+            for client in self._clients:
+                client.last_view = None  # the new game's first view goes to everyone
+            log.info("Table %r: rematch, seed %d.", self.name, self._table.seed)
             self._changed()
             self._maybe_auto_start()
 

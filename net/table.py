@@ -314,6 +314,30 @@ class Table:
         self.rev = 0
         self.phase = "over" if match.is_over else "playing"
 
+    def rematch(self, seed: int) -> None:
+        """After the game: back to the lobby for a new match with ``seed``, the same seats.
+
+        Connected players keep their seats and tokens; bots keep theirs (a bot
+        that stood in for an absent player becomes a plain bot); an absent
+        player's seat opens, for a newcomer or a bot (the host's choice,
+        :meth:`set_bot`). The host then starts the new match (:meth:`start`).
+
+        Raises:
+            Refused: ``not_over`` (no game has ended here yet).
+        """
+        if self.phase != "over":
+            raise Refused("not_over", "A rematch can follow only a finished game.")
+        for i, s in enumerate(self._seats):
+            if s.kind == "human" and not s.connected:
+                self._seats[i] = _Seat("open")
+            elif s.kind == "bot" and s.token is not None:
+                self._seats[i] = _Seat("bot", name=s.name, agent=s.agent, connected=True)
+        self.seed = seed
+        self.match = None
+        self.rev = 0
+        self._moves = [0] * len(self._seats)
+        self.phase = "lobby"
+
     def restore(
         self,
         humans: Mapping[int, tuple[str, str]],

@@ -1,6 +1,8 @@
 """The ``poissonnier`` command.
 
-``poissonnier``                     a solo game in the TUI against bots
+``poissonnier``                     the home screen: solo, host, join, watch, replay,
+                                    rules, settings
+``poissonnier --bots 2 ...``        with solo options: a solo game straight away
 ``poissonnier <command> ...``       see ``poissonnier --help``; each command
                                     lives in ``poissonnier_tui/commands/``
 ``poissonnier --version``           print the version
@@ -102,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="poissonnier",
         description=_(
-            "Fish card games in your terminal: Le Poissonnier, the fish-market "
-            "game, and more. With no command: a solo game against bots (as 'poissonnier solo')."
+            "Fish card games in your terminal: Le Poissonnier, the fish-market game, and "
+            "more. With no command: the home screen (solo, host, join, watch, replay, rules, "
+            "settings); with solo options and no command: a solo game, as 'poissonnier solo'."
         ),
     )
     parser.add_argument(
@@ -129,6 +132,27 @@ def run_solo(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def run_home(args: argparse.Namespace) -> int:
+    """The home screen in the TUI (the bare ``poissonnier``)."""
+    from poissonnier_tui.shell.app import PoissonnierApp
+    from poissonnier_tui.shell.session import HomeSession
+
+    app = PoissonnierApp(HomeSession(lang=getattr(args, "lang", None)))
+    app.run()
+    return int(app.return_code or 0)
+
+
+def solo_options_given(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
+    """Whether the bare command was given a solo option (``--bots 2``...): then it starts
+    a solo game as ``poissonnier solo`` does, else it opens the home screen."""
+    solo = argparse.ArgumentParser(add_help=False)
+    add_solo_options(solo)
+    return any(
+        getattr(args, action.dest, None) != parser.get_default(action.dest)
+        for action in solo._actions
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``poissonnier`` console script.
 
@@ -141,9 +165,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
             signal.signal(signal.SIGINT, signal.default_int_handler)
         choose_language(sys.argv[1:] if argv is None else argv)
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
         run = getattr(args, "run", None)
-        return int(run(args)) if run is not None else run_solo(args)
+        if run is not None:
+            return int(run(args))
+        return run_solo(args) if solo_options_given(parser, args) else run_home(args)
     except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
         return 130
 

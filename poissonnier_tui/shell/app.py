@@ -49,8 +49,7 @@ from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import _, language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
-from poissonnier_tui.shell.host_controls import HostControls
-from poissonnier_tui.shell.lobby_nav import LobbyNavigation
+from poissonnier_tui.shell.home_nav import HomeNavigation
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
@@ -67,15 +66,27 @@ from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import (
     BrowseSession,
+    HomeSession,
     HostSession,
     JoinSession,
     SoloSession,
 )
 
-__all__ = ["BrowseSession", "HostSession", "JoinSession", "PoissonnierApp", "SoloSession"]
+RESUME_SOLO = "poissonnier host --resume last"
+"""The command that carries on the most recent unfinished game, a solo one included
+(its bots sit again; the player takes seat 1 back)."""
+
+__all__ = [
+    "BrowseSession",
+    "HomeSession",
+    "HostSession",
+    "JoinSession",
+    "PoissonnierApp",
+    "SoloSession",
+]
 
 
-class PoissonnierApp(LobbyNavigation, HostControls):
+class PoissonnierApp(HomeNavigation):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -114,7 +125,11 @@ class PoissonnierApp(LobbyNavigation, HostControls):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Show the lobby of tables, or the connecting screen and start the network worker."""
+        """Show the home screen, the lobby of tables, or the connecting screen and start the
+        network worker."""
+        if isinstance(self.session, HomeSession):
+            self.open_home(self.session)
+            return
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
             return
@@ -175,7 +190,9 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.notify(event.message, title="Could not join", severity="error")
 
     def on_lobby_changed(self, event: LobbyChanged) -> None:
-        """Names and connections changed."""
+        """Names and connections changed (or, after a game, the table went back to its
+        lobby for a rematch: follow it)."""
+        rematch = not event.started and self.snapshot is not None and self.snapshot.over
         self.seats = event.seats
         self.started = event.started
         if self.snapshot is not None:
@@ -183,6 +200,8 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             self.snapshot = self.game_ui.read(
                 self.snapshot.view, event.seats, self.snapshot.rev, deadline
             )
+        if rematch:
+            self.follow_rematch()
 
     def on_view_received(self, event: ViewReceived) -> None:
         """A new view: update the snapshot, show the table (and the results at the end)."""
@@ -320,6 +339,8 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         """Keys that depend on the connection's state."""
         if action == "results":
             return self.snapshot is not None and self.snapshot.over
+        if action == "rematch":
+            return self.can_rematch()
         if action == "start_game":
             host = self.seat == 0 or self.hosted is not None
             return self.connected and host and not self.started and self.snapshot is None
@@ -361,7 +382,11 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             self.run_worker(self._leave(True), group="quit")
             return
         if isinstance(self.session, SoloSession):
-            detail = "This is a solo game: leaving ends it."
+            detail = _(
+                "This solo game is saved as you play. To carry on with it later, run "
+                "[b]{command}[/b] (it takes the most recent game not over; "
+                "[b]poissonnier history[/b] lists them)."
+            ).format(command=RESUME_SOLO)
         elif isinstance(self.session, HostSession):
             detail = "You host this table: leaving closes it for everyone."
         elif self.seat is None:
@@ -380,11 +405,30 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         self.push_screen(QuitDialog(detail), self._leave)
 
     async def _leave(self, leave: bool | None) -> None:
-        """The quit dialog's answer: on yes, close the link and exit."""
+        """The quit dialog's answer: on yes, close the link and exit (or, when the app
+        opened on the home screen, go back to it)."""
+        if leave and self.home_started and self.home_screen is not None:
+            if self.screen is self.home_screen:
+                self.exit()
+                return
+            note = self._resume_note()
+            if note:
+                self.notify(note, timeout=20)
+            self.switch_table(None)
+            return
         if leave:
             self._leaving = True
             await self._close_link()
-            self.exit()
+            self.exit(message=self._resume_note())
+
+    def _resume_note(self) -> str | None:
+        """What to print on leaving a solo game before its end: how to carry it on."""
+        snap = self.snapshot
+        if not isinstance(self.session, SoloSession) or snap is None or snap.over:
+            return None
+        return _("Your game is saved; to carry on with it, run: {command}").format(
+            command=RESUME_SOLO
+        )
 
     @work(exclusive=True, group="table", exit_on_error=False)
     async def rejoin_table(self) -> None:

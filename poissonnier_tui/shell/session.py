@@ -118,5 +118,18 @@ class BrowseSession:
     table: str | None = None
 
 
-Session = SoloSession | JoinSession | HostSession | BrowseSession
+@dataclass(frozen=True, slots=True)
+class HomeSession:
+    """Start on the home screen (``poissonnier`` with no arguments): the player picks
+    a solo game, a table to host or join, a replay, the rules or the settings.
+
+    Attributes:
+        lang: the ``--lang`` given on the command line, if any (it beats the saved
+            language when the settings change).
+    """
+
+    lang: str | None = None
+
+
+Session = SoloSession | JoinSession | HostSession | BrowseSession | HomeSession
 """Every way of starting the app."""

@@ -7,14 +7,15 @@ pre-check is a convenience (docs/ARCHITECTURE.md: the client may pre-check a mov
 the UI); the server still validates every serve.
 
 When nothing works, :func:`shortfall` says what is missing and
-:func:`suggest_deal` drafts a deal that would buy it from another stall.
+:func:`suggest_deal` drafts a deal after which the order can be served (never
+one that leaves it short); when there is none, :func:`nobody_sells` says why.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules.actions import Serve, to_wire
@@ -23,6 +24,7 @@ from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, serve_plan
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.palette import chip, chips, spell
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import _
 
 FISH_VALUE = {"T": 3, "F": 2, "M": 1, "D": 1, "P": 0}
 """What a client pays per fish of each freshness (RULES.md §1): a fair price guide."""
@@ -140,43 +142,84 @@ def shortfall(snap: TableSnapshot, client_id: str) -> str:
     )
 
 
-def suggest_deal(snap: TableSnapshot, client_id: str) -> DealDraft | None:
-    """A deal that would buy what ``client_id`` needs from one other stall, or ``None``.
+def _completing_purchase(
+    snap: TableSnapshot, client_id: str, seller: int
+) -> tuple[tuple[int, int], ...] | None:
+    """The smallest purchase from ``seller``'s crates after which this seat can serve
+    ``client_id`` (a serve plan exists, RULES.md §3.4, §6), as ``((crate, count), ...)``;
+    the cheapest of equal size (:data:`FISH_VALUE`); ``None`` if no purchase from that
+    stall completes the order."""
+    client = CLIENTS[client_id]
+    have = Counter(f[0] for f in snap.usable_fish())
+    glacons, arrivages = snap.specials()
+    crates: list[str] = ["".join(c) for c in snap.seat(seller)["crates"]]
+    ranges = [range(min(len(codes), client.size) + 1) for codes in crates]
+    best: tuple[tuple[int, int], tuple[tuple[int, int], ...]] | None = None
+    for counts in product(*ranges):
+        total = sum(counts)
+        if total == 0 or (best is not None and total > best[0][0]):
+            continue
+        bought = Counter("".join(codes[:n] for codes, n in zip(crates, counts, strict=True)))
+        if not serve_plans(client, have + bought, glacons, arrivages):
+            continue
+        value = sum(FISH_VALUE.get(code, 1) * n for code, n in bought.items())
+        key = (total, value)
+        if best is None or key < best[0]:
+            best = (key, tuple((k, n) for k, n in enumerate(counts) if n))
+    return None if best is None else best[1]
 
-    Only the active player may ask (RULES.md §4). The seller is the stall that
-    covers most of the missing fish; the price is prefilled with what those
-    fish earn from a client (§1: T=3, F=2, M=1, D=1), capped by the buyer's coins.
+
+def suggest_deal(snap: TableSnapshot, client_id: str) -> DealDraft | None:
+    """A deal after which this seat can serve ``client_id``, or ``None`` if no single
+    stall sells what completes the order (see :func:`nobody_sells` for why).
+
+    Only the active player may ask (RULES.md §4), from one stall per deal. The
+    deal buys the fewest fish that complete the order (the cheapest such, then
+    the first stall in seat order); the price is prefilled with what those fish
+    earn from a client (§1: T=3, F=2, M=1, D=1) less one, at least 1, capped by
+    the buyer's coins.
     """
     if not snap.my_turn or snap.me is None:
         return None
-    client = CLIENTS[client_id]
-    if client.kind is ClientKind.UNDECIDED:
-        missing: Counter[str] = Counter({"any": client.size - len(snap.usable_fish())})
-    else:
-        missing = _missing(snap, client_id)
-    if sum(missing.values()) <= 0:
-        return None
-    best: DealDraft | None = None
-    best_cover = 0
+    best: tuple[tuple[int, int], int, tuple[tuple[int, int], ...]] | None = None
     for seller in snap.others():
-        draft = DealDraft(seller)
-        covered = 0
-        need = Counter(missing)
-        for k, codes in enumerate(snap.seat(seller)["crates"]):
-            if not codes:
-                continue
-            key = "any" if "any" in need else codes[0]
-            n = min(need[key], len(codes))
-            if n > 0:
-                draft = draft.with_count(k, n)
-                need[key] -= n
-                covered += n
-        if covered > best_cover:
-            best, best_cover = draft, covered
+        fish = _completing_purchase(snap, client_id, seller)
+        if fish is None:
+            continue
+        crates = snap.seat(seller)["crates"]
+        value = sum(FISH_VALUE.get(crates[k][0], 1) * n for k, n in fish)
+        key = (sum(n for _k, n in fish), value)
+        if best is None or key < best[0]:
+            best = (key, seller, fish)
     if best is None:
         return None
-    value = 0
-    for k, n in best.fish:
-        value += FISH_VALUE.get(snap.seat(best.seller)["crates"][k][0], 1) * n
+    (_total, value), seller, fish = best
     coins = int(snap.seat(snap.me)["coins"])
-    return DealDraft(best.seller, best.fish, coins=min(coins, max(1, value - 1)))
+    return DealDraft(seller, fish, coins=min(coins, max(1, value - 1)))
+
+
+def nobody_sells(snap: TableSnapshot, client_id: str) -> str:
+    """Why no deal is suggested for ``client_id`` (when :func:`suggest_deal` finds none):
+    the missing fish that no other stall holds, or that no single stall holds all of
+    what is missing (a deal buys from one stall, RULES.md §4); ``""`` when a deal
+    exists or it is not this seat's turn to ask."""
+    if not snap.my_turn or snap.me is None or suggest_deal(snap, client_id) is not None:
+        return ""
+    client = CLIENTS[client_id]
+    sold = Counter("".join("".join(c) for o in snap.others() for c in snap.seat(o)["crates"]))
+    if client.kind is ClientKind.UNDECIDED:
+        return _("No other stall has enough fish in its crates to make up this order.")
+    missing = _missing(snap, client_id)
+    unsold = "".join(
+        code * (n - min(n, sold[code]))
+        for code, n in sorted(missing.items(), key=lambda kv: -Freshness(kv[0]).level)
+    )
+    if unsold:
+        return _(
+            "Nobody can sell you {fish} ({words}): no other stall has it in a crate, "
+            "so no deal completes this order."
+        ).format(fish=chips(unsold), words=spell(unsold))
+    return _(
+        "No single stall sells all that is missing, and a deal buys from one stall "
+        "(§4): no deal completes this order."
+    )

@@ -370,10 +370,11 @@ async def test_end_turn() -> None:
 # --- deals (RULES.md §4) -------------------------------------------------------------------
 
 
-async def test_several_offers_for_you_the_newest_is_highlighted_and_named() -> None:
-    """Two unasked offers arrive (§4): the newest is highlighted and named by the status
-    line, which counts the other; picking the older one in the list makes the status
-    line and ``a`` follow it."""
+async def test_several_offers_for_you_the_one_shown_stays_named_until_you_move() -> None:
+    """Two unasked offers arrive (§4): the first stays highlighted and named by the status
+    line (a newer one never takes the answer keys from the offer shown), which counts
+    the other; picking the other one in the list makes the status line follow it, and
+    ``a`` answers the one named."""
     app = OfflineApp(market3_state())
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
@@ -383,12 +384,16 @@ async def test_several_offers_for_you_the_newest_is_highlighted_and_named() -> N
         await settle(pilot)
         screen = table(app)
         offers = screen.query_one(OffersList)
-        assert offers.highlighted_option is not None and offers.highlighted_option.id == "2"
+        assert offers.highlighted_option is not None and offers.highlighted_option.id == "1"
         status = plain(screen.query_one(StatusLine))
-        assert "Offer #2 awaits your answer" in status and "1 more for you" in status
+        assert "Offer #1 awaits your answer" in status and "1 more for you" in status
         await pilot.press("tab")
         await settle(pilot)
         assert offers.has_focus
+        await pilot.press("down")
+        await settle(pilot)
+        assert offers.highlighted_option is not None and offers.highlighted_option.id == "2"
+        assert "Offer #2 awaits your answer" in plain(screen.query_one(StatusLine))
         await pilot.press("up")
         await settle(pilot)
         assert offers.highlighted_option is not None and offers.highlighted_option.id == "1"

@@ -38,6 +38,7 @@ from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.all_hands import AllHands
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
+from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
@@ -47,7 +48,20 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
+from poissonnier_tui.i18n import _, ngettext
 from poissonnier_tui.shell.seats import SeatLabel
+
+
+def replay_titles(snap: TableSnapshot) -> tuple[str, str]:
+    """The titles of the stall and hand panes of the seat a replay shows, e.g.
+    ``("Ana · stall", "Ana · hand (1 card)")``: a name of any kind reads right
+    (``"You · stall"``, never ``"You's stall"``)."""
+    assert snap.me is not None
+    name = snap.name(snap.me)
+    n = len(snap.hand)
+    stall = _("{name} · stall").format(name=name)
+    hand = ngettext("{name} · hand ({n} card)", "{name} · hand ({n} cards)", n)
+    return stall, hand.format(name=name, n=n)
 
 
 class ReplayHand(HandView, can_focus=False):
@@ -194,15 +208,19 @@ class ReplayScreen(Screen[None]):
         hand = self.query_one(ReplayHand)
         hand.snapshot = snap
         if snap.me is not None:
-            stall.border_title = f"{snap.name(snap.me)}'s stall"
-            hand.border_title = f"{snap.name(snap.me)}'s hand ({len(snap.hand)} cards)"
+            stall.border_title, hand.border_title = replay_titles(snap)
+        for crate in stall.query(CrateBox):
+            crate.affordable = False  # no "b buys it": a replay takes no moves
         stall.display = hand.display = snap.me is not None
         hands = self.query_one(AllHands)
         hands.snapshot = snap
         hands.display = "hands" in snap.view
         self.query_one(MarketInfo).snapshot = snap
         self.query_one(PlayersTable).snapshot = snap
-        self.query_one(OffersList).snapshot = snap
+        offers = self.query_one(OffersList)
+        offers.snapshot = snap
+        if not snap.proposals:  # not the live table's hint to press d
+            offers.replace_option_prompt("none", _("[dim]No open offers at this step.[/]"))
         log = self.query_one(GameLog)
         log.clear()  # stepping back must not leave later events on screen
         log.shown = 0

@@ -21,6 +21,31 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import N_, _
+
+
+def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]:
+    """The result's steps as the screen lists them (RULES.md §8): with 3 to 5 players,
+    numbered 1 to 4 without a gap, step 2 saying why it does not apply when the
+    result skipped it, and the 2-player rule numbered 2 when it decided.
+
+    Args:
+        result: the game's result map (``steps``: ``{"step", "eliminated", "why"}``).
+        players: seats at the table.
+    """
+    steps = [dict(s) for s in result.get("steps", [])]
+    if players < 3 or not steps or not str(steps[0].get("step", "")).startswith("1."):
+        return steps
+    second = steps[1] if len(steps) > 1 else None
+    if second is not None and str(second.get("step", "")).startswith("2-player rule"):
+        second["step"] = _("2. the 2-player rule")
+        return steps
+    if players == 3:
+        why = _("nobody was eliminated in step 1, so the three players go on.")
+    else:
+        why = _("it settles a game of 3 players only; this one has {n}.").format(n=players)
+    skipped = {"step": _("2. does not apply"), "eliminated": None, "why": why}
+    return [steps[0], skipped, *steps[1:]]
 
 
 class ResultsScreen(Screen[None]):
@@ -31,6 +56,7 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
         Binding("escape", "back", "Back to the table"),
+        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:
@@ -55,7 +81,7 @@ class ResultsScreen(Screen[None]):
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
             with Vertical(id="steps-box") as box:
                 box.border_title = "How the winner was found"
-                for step in result.get("steps", []):
+                for step in numbered_steps(result, len(result.get("scores", []))):
                     out = step.get("eliminated")
                     verdict = (
                         f"[b]{escape(snap.name(int(out)))}[/b] out: " if out is not None else ""

@@ -28,6 +28,7 @@ from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import client_summary, proposal_text
 from poissonnier_tui.games.poissonnier.ui.serving import (
     ServeOption,
+    nobody_sells,
     serve_options,
     shortfall,
     suggest_deal,
@@ -83,6 +84,8 @@ class ServeDialog(ModalScreen[ServeResult]):
                         ).format(deal=proposal_text(self.snapshot, self._as_proposal())),
                         id="suggestion",
                     )
+                elif why := nobody_sells(self.snapshot, self.client_id):
+                    yield Static(why, id="nobody-sells")
             with Horizontal(classes="buttons"):
                 if self.options:
                     yield Button(_("Serve"), variant="primary", id="serve")

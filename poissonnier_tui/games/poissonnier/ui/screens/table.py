@@ -24,12 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
+from textual.widgets.option_list import OptionDoesNotExist
 
 from poissonnier_tui.games.poissonnier.rules.actions import (
     Accept,
@@ -69,6 +71,14 @@ from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
 from poissonnier_tui.shell.screens.fields import translate_bindings
+
+REFUSABLE_KEYS: dict[str, str] = {
+    "b": "buy_crate",
+    "s": "serve_prefix",
+    "e": "end_turn",
+    "d": "deal",
+}
+"""Game keys that say why when pressed while they do not apply (:meth:`TableScreen.refusal`)."""
 
 Pending = Literal["take", "serve"] | None
 """A two-key command waiting for its number: take back a crate, or serve a client."""
@@ -139,6 +149,12 @@ class TableScreen(Screen[None]):
         Binding("e", "end_turn", N_("End turn"), priority=True),
         Binding("enter", "app.results", N_("Results"), priority=True),
         Binding("escape", "cancel", N_("Cancel"), priority=True),
+        Binding(
+            "pageup", "scroll_log(-1)", N_("Log ↑"), key_display="PgUp", show=False, priority=True
+        ),
+        Binding(
+            "pagedown", "scroll_log(1)", N_("Log ↓"), key_display="PgDn", show=False, priority=True
+        ),
         # Under 100 columns one secondary pane shows at a time (screens/board.py).
         *(
             Binding(key, f"pane('{name}')", name, show=False, priority=True)
@@ -236,12 +252,28 @@ class TableScreen(Screen[None]):
         )
         if self.pending is not None and not self._pending_applies(self.pending):
             self.pending = None
+        self._keep_answered_offer(snap)
         self._show_answered_offer()
         if snap.phase == "fill" and (old is None or old.phase != "fill") and snap.me is not None:
             self.hand.focus()  # a new fill step: the keys pick fish again (§3.2)
         self._close_stale_dialog(snap)
         self._announce_offers(old, snap)
         self.refresh_bindings()
+
+    def _keep_answered_offer(self, snap: TableSnapshot) -> None:
+        """A new view never changes the offer the answer keys act on while the one the
+        screen named is still open to this player: a newer offer (highlighted by the
+        offers pane as it arrives) waits until that one is answered or the player
+        moves to it (↑↓ in the offers pane). So ``a``/``x``/``c`` answer exactly the
+        offer shown before the press, not one that arrived a moment earlier."""
+        named = self.status.offer
+        if named is None or snap.me is None:
+            return
+        if any(int(p["id"]) == named for p in snap.offers_for_me()):
+            try:
+                self.offers.highlighted = self.offers.get_option_index(str(named))
+            except OptionDoesNotExist:
+                return
 
     def _show_answered_offer(self) -> None:
         """Name in the status line the offer the answer keys act on."""
@@ -349,6 +381,8 @@ class TableScreen(Screen[None]):
         if action == "buy_crate":
             if not playing or len(snap.seat(snap.me or 0)["crates"]) >= MAX_CRATES:
                 return False
+            if not snap.view.get("fish_deck"):
+                return False  # never again this game (§7): not offered at all
             return True if snap.can_buy_crate() else None  # shown greyed when too dear
         if action == "serve_prefix":
             return self.pending is None and serving and snap.my_turn
@@ -365,6 +399,43 @@ class TableScreen(Screen[None]):
         if action == "cancel":
             return self.pending is not None or bool(self.hand.selection)
         return True
+
+    def refusal(self, action: str) -> str | None:
+        """Why the key of ``action`` does nothing now, citing the rule; ``None`` if it applies
+        (or nothing useful can be said, e.g. for a spectator)."""
+        snap = self.snapshot
+        if snap is None or snap.me is None or snap.over:
+            return None
+        row = snap.seat(snap.me)
+        if action == "buy_crate":
+            if len(row["crates"]) >= MAX_CRATES:
+                return _("A stall has at most {n} crates (R12).").format(n=MAX_CRATES)
+            if not snap.view.get("fish_deck"):
+                return _("No crate can be bought once the fish deck is empty (§7).")
+            if int(row["coins"]) < int(row["crate_price"]):
+                return _("The next crate costs {price} coins; you have {coins} (R11).").format(
+                    price=row["crate_price"], coins=row["coins"]
+                )
+            return None
+        if action in ("serve_prefix", "end_turn"):
+            if snap.phase != "serve":
+                return _("Clients are served once the fill step is over (§3.4).")
+            if not snap.my_turn:
+                return _("Only the active player serves clients and ends the turn (§3.4).")
+            return None
+        if action == "deal" and snap.phase != "serve":
+            return _("Deals are made while a player serves, after the fill step (§4).")
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A game key none of whose bindings applies now: say why, in the rule's words."""
+        action = REFUSABLE_KEYS.get(event.key)
+        if action is None or not self._showing:
+            return
+        reason = self.refusal(action)
+        if reason is not None:
+            event.stop()
+            self.notify(reason, title=_("Not now"), severity="warning")
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -532,6 +603,25 @@ class TableScreen(Screen[None]):
             self.open_deal(DealDraft.from_proposal(p), "counter")
 
     # --- misc ----------------------------------------------------------------------------------
+
+    def action_scroll_log(self, direction: int) -> None:
+        """``PgUp``/``PgDn``: scroll the log a page back or on (on a narrow terminal the
+        log pane comes up first)."""
+        self.query_one(PaneBar).show("log")
+        log = self.query_one(GameLog)
+
+        if direction < 0:
+            log.auto_scroll = False  # new events must not pull the player back to the end
+
+        def page() -> None:
+            if direction < 0:
+                log.scroll_page_up(animate=False)
+            else:
+                log.scroll_page_down(animate=False)
+                # Back at the end: new events scroll the log again.
+                log.auto_scroll = log.scroll_y >= log.max_scroll_y
+
+        self.call_after_refresh(page)  # once a pane just brought up is laid out
 
     def action_pane(self, name: str) -> None:
         """``o l p w m``: on a narrow terminal, show that pane beside the hand."""
