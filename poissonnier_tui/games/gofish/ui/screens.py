@@ -50,21 +50,6 @@ HORIZONTAL_BREAKPOINTS: Final = [(0, "-narrow"), (WIDE, "-wide")]
 VERTICAL_BREAKPOINTS: Final = [(0, "-short"), (TALL, "-tall")]
 """Screen classes by height: a shorter log below 36 rows."""
 
-CSS: Final = """
-#gf-main { height: 1fr; layout: vertical; }
-#gf-left { width: 1fr; }
-#gf-right { width: 1fr; }
-#gf-hand, #gf-others, #gf-table, #gf-log { border: round $primary; padding: 0 1; height: auto; }
-#gf-log { height: 1fr; }
-#gf-status { height: auto; min-height: 1; padding: 0 1; background: $boost; }
-.-narrow #gf-main { layout: vertical; }
-.-narrow #gf-left, .-narrow #gf-right { width: 100%; height: auto; }
-.-narrow #gf-right { height: 1fr; }
-.-narrow #gf-hand, .-narrow #gf-others, .-narrow #gf-table, .-narrow #gf-log {
-    border: none; padding: 0 1;
-}
-.-narrow #gf-log { border-top: solid $primary; }
-"""
 
 
 def hand_text(snap: GoFishSnapshot, *, compact: bool = False) -> str:
@@ -168,7 +153,7 @@ class Board(Vertical):
 class TableScreen(Screen[None]):
     """The Go Fish table for one seat (or a spectator). Set :attr:`snapshot` to update."""
 
-    CSS = CSS
+    CSS_PATH = "gofish.tcss"
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -351,7 +336,7 @@ class ReplayScreen(Screen[None]):
     next point of view (public, each seat once the game is over).
     """
 
-    CSS = CSS
+    CSS_PATH = "gofish.tcss"
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
