@@ -208,7 +208,7 @@ def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
         shown = event.get("shown")
         who = snap.who(int(event["seat"]))
         if shown:
-            return _("{who} drew the card asked for, {card}, and asks again.").format(
+            return _("{who} fished the card asked for, {card}: another ask.").format(
                 who=who, card=card_text(str(shown))
             )
         if event.get("why") == "refill":
