@@ -180,9 +180,7 @@ def legal_tuples(state: GameState, seat: int) -> list[AskTuple]:
     if state.options.variant == "rank":
         return [(t, r, None) for t in targets for r in ranks]
     held = set(hand)
-    return [
-        (t, r, s) for t in targets for r in ranks for s in SUITS if card_id(r, s) not in held
-    ]
+    return [(t, r, s) for t in targets for r in ranks for s in SUITS if card_id(r, s) not in held]
 
 
 def _apply(state: GameState, seat: int, ask: AskTuple) -> None:

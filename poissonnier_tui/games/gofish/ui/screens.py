@@ -51,7 +51,6 @@ VERTICAL_BREAKPOINTS: Final = [(0, "-short"), (TALL, "-tall")]
 """Screen classes by height: a shorter log below 36 rows."""
 
 
-
 def hand_text(snap: GoFishSnapshot, *, compact: bool = False) -> str:
     """The hand pane: each rank held with the key that asks for it, a line each (or all on
     wrapped lines when ``compact``)."""
@@ -64,7 +63,7 @@ def hand_text(snap: GoFishSnapshot, *, compact: bool = False) -> str:
     for rank, held in groups:
         key = "0" if rank == "10" else rank.lower()
         cards = " ".join(card_text(c) for c in held)
-        lines.append(f"[b]{escape(key)}[/b]  {escape(cards)}")
+        lines.append(f"[b]{escape('[' + key + ']')}[/b] {escape(cards)}")
     return ("    " if compact else "\n").join(lines)
 
 
