@@ -187,15 +187,17 @@ def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
     kind = event.get("t")
     if kind == "ask":
         seat, to = int(event["seat"]), int(event["target"])
-        asker = snap.who(seat)
-        target = _("you") if to == snap.me else snap.name(to)
         suit = event.get("suit")
-        wanted = (
-            card_text(str(event["rank"]) + str(suit)) if suit else rank_plural(str(event["rank"]))
-        )
-        asked = _("{asker} asked {target} for {wanted}").format(
-            asker=asker, target=target, wanted=wanted
-        )
+        rank = str(event["rank"])
+        wanted = card_text(rank + str(suit)) if suit else rank_plural(rank)
+        if seat == snap.me:
+            asked = _("You asked {target} for {wanted}").format(target=snap.name(to), wanted=wanted)
+        elif to == snap.me:
+            asked = _("{asker} asked you for {wanted}").format(asker=snap.name(seat), wanted=wanted)
+        else:
+            asked = _("{asker} asked {target} for {wanted}").format(
+                asker=snap.name(seat), target=snap.name(to), wanted=wanted
+            )
         answer = event.get("answer")
         if answer == "gave":
             count = int(event.get("count", 1))
@@ -206,18 +208,25 @@ def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
         return _("{asked}: none, and the stock is empty.").format(asked=asked)
     if kind == "draw":
         shown = event.get("shown")
-        who = snap.who(int(event["seat"]))
+        seat = int(event["seat"])
+        mine = seat == snap.me
         if shown:
+            card = card_text(str(shown))
+            if mine:
+                return _("You fished the card asked for, {card}: another ask.").format(card=card)
             return _("{who} fished the card asked for, {card}: another ask.").format(
-                who=who, card=card_text(str(shown))
+                who=snap.name(seat), card=card
             )
         if event.get("why") == "refill":
-            return _("{who} drew a card from the stock (empty hand).").format(who=who)
+            if mine:
+                return _("You drew a card from the stock (empty hand).")
+            return _("{who} drew a card from the stock (empty hand).").format(who=snap.name(seat))
         return ""  # a hidden draw after "Go fish!": the ask's line already says it
     if kind == "book":
-        return _("{who} laid down a book of {rank}.").format(
-            who=snap.who(int(event["seat"])), rank=rank_plural(str(event["rank"]))
-        )
+        seat, rank = int(event["seat"]), str(event["rank"])
+        if seat == snap.me:
+            return _("You laid down a book of {rank}s.").format(rank=rank)
+        return _("{who} laid down a book of {rank}s.").format(who=snap.name(seat), rank=rank)
     if kind == "stock_empty":
         return _("The stock is empty.")
     if kind == "over":

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
-from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text, rank_plural
+from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
 from poissonnier_tui.i18n import _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
@@ -316,7 +316,7 @@ def results_text(snap: GoFishSnapshot) -> str:
     for s in scores:
         seat, count = int(s["seat"]), int(s["books"])
         books = ngettext("{n} book", "{n} books", count).format(n=count)
-        ranks = " ".join(rank_plural(r) for r in s.get("ranks", []))
+        ranks = " ".join(s.get("ranks", []))
         mark = "★ " if seat in winners else "  "
         lines.append(f"{mark}[b]{escape(snap.who(seat))}[/b]: {books}  {escape(ranks)}")
     lines += [
