@@ -3,7 +3,7 @@
 The table (:class:`TableScreen`) shows four panes read from one
 :class:`~.reader.GoFishSnapshot`: your hand grouped by rank, the other
 players (hand sizes, books, ranks the history proves they hold), the stock
-and whose turn it is, and the asks log. At 160 columns and more the panes
+and whose turn it is, and the asks log. From 120 columns the panes
 sit side by side; from 80×24 they stack, the log shortened.
 
 Asking takes two keys (three in the card variant, docs/GOFISH.md §6): the
@@ -149,23 +149,13 @@ class Board(Vertical):
         self.query_one("#gf-status", Static).update(status)
 
 
-class TableScreen(Screen[None]):
-    """The Go Fish table for one seat (or a spectator). Set :attr:`snapshot` to update."""
+class BoardScreen(Screen[None]):
+    """A screen showing one :class:`Board`, laid out for the terminal's size; subclasses
+    render it in :meth:`refresh_board`."""
 
     CSS_PATH = "gofish.tcss"
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", _("Start over"), priority=True),
-        Binding("enter", "app.results", _("Results"), priority=True),
-    ]
-
-    def __init__(self, snapshot: GoFishSnapshot) -> None:
-        super().__init__()
-        self.snapshot = snapshot
-        self.target: int | None = None
-        self.rank: str | None = None
-        self.note = ""
 
     def compose(self) -> ComposeResult:
         """Header, the board, footer."""
@@ -180,6 +170,26 @@ class TableScreen(Screen[None]):
     def on_resize(self) -> None:
         """The log's length follows the size."""
         self.call_after_refresh(self.refresh_board)
+
+    def refresh_board(self) -> None:
+        """Render the board (each subclass its own way)."""
+        raise NotImplementedError
+
+
+class TableScreen(BoardScreen):
+    """The Go Fish table for one seat (or a spectator). Set :attr:`snapshot` to update."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", _("Start over"), priority=True),
+        Binding("enter", "app.results", _("Results"), priority=True),
+    ]
+
+    def __init__(self, snapshot: GoFishSnapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+        self.target: int | None = None
+        self.rank: str | None = None
+        self.note = ""
 
     def show(self, snapshot: GoFishSnapshot) -> None:
         """A newer snapshot: render it; a half-made ask survives while it stays legal."""
@@ -328,16 +338,13 @@ def results_text(snap: GoFishSnapshot) -> str:
     return "\n".join(lines)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(BoardScreen):
     """A logged Go Fish game on the table's panes, read-only, ask by ask.
 
     Keys: ``→``/``←`` one step, ``Home``/``End`` the deal and the end, ``v`` the
     next point of view (public, each seat once the game is over).
     """
 
-    CSS_PATH = "gofish.tcss"
-    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
-    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", _("Next"), key_display="→", priority=True),
         Binding("left", "step(-1)", _("Back"), key_display="←", priority=True),
@@ -351,20 +358,6 @@ class ReplayScreen(Screen[None]):
         self.replay = replay
         self.step = max(0, min(start, replay.steps))
         self.pov: PointOfView = None
-
-    def compose(self) -> ComposeResult:
-        """Header, the board, footer."""
-        yield Header()
-        yield Board(id="gf-board")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        """First render."""
-        self.refresh_board()
-
-    def on_resize(self) -> None:
-        """The log's length follows the size."""
-        self.call_after_refresh(self.refresh_board)
 
     def snapshot(self) -> GoFishSnapshot:
         """The snapshot of the current step from the current point of view."""
