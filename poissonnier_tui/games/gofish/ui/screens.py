@@ -25,6 +25,7 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
 from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
@@ -259,13 +260,12 @@ class TableScreen(BoardScreen):
                 elif snap.card_variant:
                     self.rank, self.note = rank, ""
                 else:
-                    self._send({"type": "ask", "target": self.target, "rank": rank})
+                    self._send(to_wire(Ask(self.target, rank)))
                 self.refresh_board()
             return
         if key in SUIT_KEYS:
             event.stop()
-            wire = {"type": "ask_card", "target": self.target, "rank": self.rank,
-                    "suit": SUIT_KEYS[key]}  # fmt: skip
+            wire = to_wire(AskCard(self.target, self.rank, SUIT_KEYS[key]))
             if wire in snap.legal:
                 self._send(wire)
             else:
