@@ -88,7 +88,7 @@ def others_text(snap: GoFishSnapshot, *, pick: int | None = None) -> str:
             line += " " + _("[dim](out of play)[/]")
         known = snap.known_ranks(seat) if seat != snap.me else []
         if known:
-            line += "\n    " + _("[dim]holds {ranks}[/]").format(ranks=" ".join(known))
+            line += " · " + _("[dim]holds {ranks}[/]").format(ranks=" ".join(known))
         lines.append(line)
     return "\n".join(lines)
 
