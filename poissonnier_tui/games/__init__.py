@@ -99,6 +99,7 @@ class GameEntry:
 
 ENTRY_MODULES: Final[dict[str, str]] = {
     "poissonnier": "poissonnier_tui.games.poissonnier.entry",
+    "gofish": "poissonnier_tui.games.gofish.entry",
 }
 """Every registered game's name -> the module defining its ``ENTRY``, the default first."""
 

@@ -59,7 +59,7 @@ async def test_a_table_of_a_game_this_app_lacks_is_named(toy: str) -> None:
         except JoinError as exc:
             assert exc.code == "wrong_game"
             assert exc.message == (
-                "This table plays 'toy', not 'poissonnier'. This app plays poissonnier."
+                "This table plays 'toy', not 'gofish'. This app plays poissonnier, gofish."
             )
         else:
             raise AssertionError("joined a table of a game this app does not have")

@@ -58,7 +58,7 @@ def test_settings_follow_the_games_limits_levels_and_options(toy: str) -> None:
         "bad table option for Toy Race: target must be a whole number from 3 to 50, not 99"
     ]
     assert TableSettings(name="T", game="chess").problems() == [
-        "unknown game 'chess'; choose from poissonnier, toy"
+        "unknown game 'chess'; choose from poissonnier, gofish, toy"
     ]
 
 

@@ -233,9 +233,7 @@ def test_g8_the_draw_that_empties_the_stock_ends_the_game_after_its_book() -> No
 
 def test_g3_equal_most_books_share_the_victory() -> None:
     """docs/GOFISH.md §5 and G3."""
-    state = stacked_game(
-        [["QC", "QD", "QH"], ["QS", "5C"], ["6C"]], books=[["A"], ["2", "3"], []]
-    )
+    state = stacked_game([["QC", "QD", "QH"], ["QS", "5C"], ["6C"]], books=[["A"], ["2", "3"], []])
     apply(state, 0, Ask(1, "Q"))
     assert state.result is not None
     assert state.result["winners"] == [0, 1] and state.result["shared"] is True

@@ -209,9 +209,7 @@ class Estimates:
         if u <= 0:
             return 0.0
         pool = m.stock + sum(
-            self.free[s]
-            for s in range(m.players)
-            if s != self.me and m.hi[s][r] > m.lo[s][r]
+            self.free[s] for s in range(m.players) if s != self.me and m.hi[s][r] > m.lo[s][r]
         )
         if pool <= 0:
             return 1.0
