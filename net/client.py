@@ -20,6 +20,7 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
+from net.chat import ChatRequest
 from net.connection import FramedConnection
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
@@ -269,6 +270,16 @@ class TableClient:
             ConnectionLost: The connection is closed.
         """
         self._send(Start().to_wire())
+
+    async def say(self, text: str) -> None:
+        """Say ``text`` at the table's chat (net/chat.py). The table relays it as
+        a ``said`` to everyone who may hear it, this client included, or answers
+        an ``error`` (too long, control characters, too fast).
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(ChatRequest(text).to_wire())
 
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""

@@ -7,9 +7,9 @@ a server turns a decoded frame into something it acts on, and
 map against a schema first and raise :class:`~net.schema.BadMessage` for
 anything off.
 
-Client to server: ``hello``, ``action``, ``start``, ``ping``, ``pong``, ``bye``.
-Server to client: ``welcome``, ``lobby``, ``view``, ``ack``, ``error``,
-``ping``, ``pong``, ``bye``.
+Client to server: ``hello``, ``action``, ``start``, ``chat``, ``ping``, ``pong``, ``bye``.
+Server to client: ``welcome``, ``lobby``, ``view``, ``ack``, ``error``, ``said``,
+``ping``, ``pong``, ``bye`` (``chat`` and ``said`` are in :mod:`net.chat`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, cast
 
+from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
 from net.game import Wire
 from net.guard import SECRET_MAX
 from net.schema import (
@@ -348,10 +349,10 @@ class ErrorReply:
         return {"type": self.TYPE, "code": self.code, "message": self.message, "seq": self.seq}
 
 
-ClientMessage = Hello | ActionRequest | Start | Ping | Pong | Bye
+ClientMessage = Hello | ActionRequest | Start | ChatRequest | Ping | Pong | Bye
 """Anything a client may send."""
 
-ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Ping | Pong | Bye
+ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Ping | Pong | Bye
 """Anything a server may send."""
 
 
@@ -393,6 +394,10 @@ _CLIENT: Final[dict[str, _Parser]] = {
         lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
+    ChatRequest.TYPE: (
+        _record({"text": Str(0, CHAT_WIRE_MAX)}),
+        lambda m: ChatRequest(m["text"]),
+    ),
     Ping.TYPE: (_record({}), lambda m: Ping()),
     Pong.TYPE: (_record({}), lambda m: Pong()),
     Bye.TYPE: (_record({}, {"reason": Nullable(Str(0, 64))}), lambda m: Bye(m.get("reason"))),
@@ -453,6 +458,14 @@ _SERVER: Final[dict[str, _Parser]] = {
         lambda m: View(rev=m["rev"], view=m["view"], ends_in_ms=m.get("ends_in_ms")),
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
+    Said.TYPE: (
+        _record(
+            {"seat": Nullable(_SEAT), "name": Str(0, NAME_MAX), "text": Str(1, 1024)},
+            {"after": Int(0)},
+            open=True,
+        ),
+        lambda m: Said(seat=m["seat"], name=m["name"], text=m["text"], after=m.get("after", 0)),
+    ),
     ErrorReply.TYPE: (
         _record({"code": Str(1, 64), "message": _TEXT}, {"seq": Nullable(_SEQ)}, open=True),
         lambda m: ErrorReply(code=m["code"], message=m["message"], seq=m.get("seq")),

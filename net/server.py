@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import msgpack
 
+from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
 from net.game import Agent, GameDefinition, Wire
@@ -171,6 +172,7 @@ class _Client:
     conn: FramedConnection
     seat: int | None  # None: a spectator
     bucket: TokenBucket
+    name: str = field(default="")  # as said in hello (a seat's shown name is the table's)
     strikes: int = field(default=0)
     last_view: bytes | None = field(default=None)  # what its last view frame showed
 
@@ -218,6 +220,8 @@ class TableServer:
             :class:`net.guard.CodeGuard` with its documented numbers).
         clock: Monotonic clock in seconds for rate limits and the code
             back-off (tests speed it up).
+        chat: The table's chat options (:class:`net.chat.ChatPolicy`); the
+            defaults let everyone hear everyone.
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -250,6 +254,7 @@ class TableServer:
         timing: Timing | None = None,
         code_guard: CodeGuard | None = None,
         clock: Callable[[], float] = time.monotonic,
+        chat: ChatPolicy | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -277,6 +282,11 @@ class TableServer:
         """Called with every seat's :class:`~net.table.SeatRecord` when the match
         starts, before anyone sees it (a log writes its header here). Synchronous;
         if it raises, the error is logged and the table carries on."""
+        self.on_chat: Callable[[Said], Awaitable[None]] | None = None
+        """Awaited with each chat message before it is relayed (a log records it
+        here). If it raises, the error is logged and the message is still relayed:
+        chat is not game state."""
+        self._chat = ChatRoom(chat or ChatPolicy(), clock)
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -648,7 +658,7 @@ class TableServer:
                 self._clients.remove(old)
             self._table.set_connected(seat, True)
         bucket = TokenBucket(self._timing.message_rate, self._timing.message_burst)
-        client = _Client(conn, seat, bucket)
+        client = _Client(conn, seat, bucket, name=hello.name)
         self._clients.append(client)
         if seat is not None:
             self._by_seat[seat] = client
@@ -738,7 +748,7 @@ class TableServer:
             await asyncio.sleep(0)
 
     async def _dispatch(
-        self, client: _Client, msg: Hello | ActionRequest | Start | Ping | Pong
+        self, client: _Client, msg: Hello | ActionRequest | Start | ChatRequest | Ping | Pong
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -749,6 +759,8 @@ class TableServer:
             self._refuse(client, "bad_message", "This connection has already said hello.")
         elif isinstance(msg, Start):
             await self._client_start(client)
+        elif isinstance(msg, ChatRequest):
+            await self._say(client, msg.text)
         elif client.seat is None:
             self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -776,6 +788,28 @@ class TableServer:
                 self._refuse(client, exc.code, exc.message)
             else:
                 client.strikes = 0
+
+    async def _say(self, client: _Client, text: str) -> None:
+        """Check, record and relay a chat message (see :mod:`net.chat`)."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            seat = client.seat
+            name = client.name if seat is None else self._table.seat_infos()[seat].name
+            try:
+                said = self._chat.say(client, seat, name, text, self._table.rev)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            if self.on_chat is not None:
+                try:
+                    await self.on_chat(said)
+                except Exception:
+                    log.exception("on_chat failed; the message is relayed unrecorded.")
+            frame = encode(said.to_wire())
+            for other in self._clients:
+                if self._chat.reaches(said, other.seat):
+                    other.conn.send_frame(frame)
 
     async def _leave(self, client: _Client) -> None:
         async with self._lock:
