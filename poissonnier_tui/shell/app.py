@@ -44,7 +44,7 @@ from textual.binding import Binding, BindingType
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
-from poissonnier_tui.i18n import language
+from poissonnier_tui.i18n import _, language
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
@@ -69,11 +69,12 @@ from poissonnier_tui.shell.session import (
     JoinSession,
     SoloSession,
 )
+from poissonnier_tui.shell.table_chat import TableChat
 
 __all__ = ["BrowseSession", "HostSession", "JoinSession", "PoissonnierApp", "SoloSession"]
 
 
-class PoissonnierApp(LobbyNavigation, HostControls):
+class PoissonnierApp(LobbyNavigation, HostControls, TableChat):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -102,6 +103,7 @@ class PoissonnierApp(LobbyNavigation, HostControls):
         Binding("f1", "help", "Help", priority=True, show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("f2", "seats", "Seats", priority=True),
+        Binding("k", "chat", _("Chat")),
     ]
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -287,6 +289,8 @@ class PoissonnierApp(LobbyNavigation, HostControls):
             return self.hosted is not None and self.connected and not self.started
         if action == "seats":
             return self.hosted is not None and self.started
+        if action == "chat":
+            return self.connected and self._table is not None
         if action == "reconnect":
             # A solo table lives in this app: once its game has begun it cannot be rejoined.
             rejoinable = isinstance(self.session, JoinSession) or self._table is None

@@ -118,3 +118,18 @@ class MoveChosen(Message):
     """A screen chose a game action to send (an action wire map)."""
 
     action: dict[str, Any]
+
+
+@dataclass
+class ChatHeard(Message):
+    """Someone said something at the table (``net.chat.Said``).
+
+    Attributes:
+        seat: the speaker's seat, ``None`` for a spectator.
+        name: the speaker's name as the table shows it.
+        text: the message (the table cleaned it; shown as plain text, never markup).
+    """
+
+    seat: int | None
+    name: str
+    text: str

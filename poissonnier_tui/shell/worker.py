@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from net.chat import Said
 from net.client import JoinError
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
@@ -28,6 +29,7 @@ from poissonnier_tui.shell.link import open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
+    ChatHeard,
     Connected,
     ConnectFailed,
     Disconnected,
@@ -97,6 +99,14 @@ class Link(Protocol):
         ...
 
 
+@runtime_checkable
+class Chatty(Protocol):
+    """A link that can chat (:meth:`~poissonnier_tui.shell.link.TableLink.say`)."""
+
+    async def say(self, text: str) -> None:
+        """Send ``text`` to the table's chat."""
+
+
 class Connect(Protocol):
     """Opens the table a session describes (the signature of ``open_link``).
 
@@ -127,6 +137,7 @@ class TableRelay:
         self.sent: dict[int, Wire] = {}
         """Actions in flight by ``seq``, to name them when refused."""
         self._outbox: asyncio.Queue[Wire] = asyncio.Queue()
+        self._chats: set[asyncio.Task[None]] = set()
 
     async def run(self, session: Session) -> None:
         """Join (or start and join) the table, then relay its frames as messages until the
@@ -161,6 +172,8 @@ class TableRelay:
                     self._post(LobbyChanged(seats, msg.started, msg.phase))
                 elif isinstance(msg, Ack):
                     self._post(ActionAcked(msg.seq))
+                elif isinstance(msg, Said):
+                    self._post(ChatHeard(msg.seat, msg.name, msg.text))
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq))
                 elif isinstance(msg, Bye):
@@ -196,6 +209,24 @@ class TableRelay:
             return False
         self._outbox.put_nowait(action)
         return True
+
+    def say(self, text: str) -> bool:
+        """Say ``text`` at the table's chat; ``False`` when not connected or the link
+        has no chat. The table's echo comes back as :class:`ChatHeard`, a refusal
+        (too long, too fast...) as :class:`ActionRefused` with no ``seq``."""
+        link = self.link
+        if not isinstance(link, Chatty):
+            return False
+        task = asyncio.create_task(self._say(link, text), name="chat")
+        self._chats.add(task)
+        task.add_done_callback(self._chats.discard)
+        return True
+
+    async def _say(self, link: Chatty, text: str) -> None:
+        try:
+            await link.say(text)
+        except Exception as exc:  # a closed connection: say so, never raise in a task
+            self._post(ActionRefused("not_sent", f"Could not send that message: {exc}", None))
 
     @property
     def queued(self) -> int:

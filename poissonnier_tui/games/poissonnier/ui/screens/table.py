@@ -67,6 +67,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.shell.messages import MoveChosen
+from poissonnier_tui.shell.screens.chat import ChatLine
 
 Pending = Literal["take", "serve"] | None
 """A two-key command waiting for its number: take back a crate, or serve a client."""
@@ -202,6 +203,12 @@ class TableScreen(Screen[None]):
         self.watch_snapshot(None, self.snapshot)
 
     # --- data flows down -----------------------------------------------------------------------
+
+    def show_chat(self, line: ChatLine) -> None:
+        """A chat message (shell/table_chat.py): written in the log, calmly, where it fell."""
+        if self.is_attached and self._live:
+            self._log.add_chat(line.rich())
+
 
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Hand the new snapshot to every widget, and say what changed for this player."""
