@@ -89,10 +89,9 @@ def quote(bot: Agent, view: Mapping[str, Any], deal: Mapping[str, Any]) -> int |
     def yes(coins: int) -> bool:
         return says_yes(bot, view, deal, coins)
 
-    if seat == seller:  # fewest coins accepted: yes is expected to hold from some price up
-        found = _first(0, most, yes)
-    else:  # most coins paid: yes is expected to hold up to some price
-        found = _last(0, most, yes)
+    # As the seller, yes is expected to hold from some price up (the fewest coins
+    # it takes); as the buyer, up to some price (the most it pays).
+    found = _first(0, most, yes) if seat == seller else _last(0, most, yes)
     # A bot whose answer is not monotonic in the price (a search) is still
     # quoted only a price it was seen to accept.
     return found if found is not None and yes(found) else None
