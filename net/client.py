@@ -22,6 +22,7 @@ from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
 from net.chat import ChatRequest
 from net.connection import FramedConnection
+from net.drafts import DraftRequest
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
 from net.messages import (
@@ -280,6 +281,16 @@ class TableClient:
             ConnectionLost: The connection is closed.
         """
         self._send(ChatRequest(text).to_wire())
+
+    async def draft(self, on: bool) -> None:
+        """Say our player starts (``on``) or stops drafting a move (net/drafts.py): the
+        table's bots wait meanwhile, within the table's bounds. Everyone hears it as a
+        ``drafting``; a refusal (too many drafts, a spectator) comes as an ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(DraftRequest(on).to_wire())
 
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""

@@ -7,9 +7,11 @@ a server turns a decoded frame into something it acts on, and
 map against a schema first and raise :class:`~net.schema.BadMessage` for
 anything off.
 
-Client to server: ``hello``, ``action``, ``start``, ``chat``, ``ping``, ``pong``, ``bye``.
-Server to client: ``welcome``, ``lobby``, ``view``, ``ack``, ``error``, ``said``,
-``ping``, ``pong``, ``bye`` (``chat`` and ``said`` are in :mod:`net.chat`).
+Client to server: ``hello``, ``action``, ``start``, ``chat``, ``draft``,
+``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
+``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
+``bye``. (``chat`` and ``said`` are in :mod:`net.chat`, ``draft`` and
+``drafting`` in :mod:`net.drafts`.)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, cast
 
 from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
+from net.drafts import Drafting, DraftRequest
 from net.game import Wire
 from net.guard import SECRET_MAX
 from net.schema import (
@@ -349,10 +352,10 @@ class ErrorReply:
         return {"type": self.TYPE, "code": self.code, "message": self.message, "seq": self.seq}
 
 
-ClientMessage = Hello | ActionRequest | Start | ChatRequest | Ping | Pong | Bye
+ClientMessage = Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong | Bye
 """Anything a client may send."""
 
-ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Ping | Pong | Bye
+ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | Ping | Pong | Bye
 """Anything a server may send."""
 
 
@@ -394,6 +397,7 @@ _CLIENT: Final[dict[str, _Parser]] = {
         lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
+    DraftRequest.TYPE: (_record({"on": Bool()}), lambda m: DraftRequest(m["on"])),
     ChatRequest.TYPE: (
         _record({"text": Str(0, CHAT_WIRE_MAX)}),
         lambda m: ChatRequest(m["text"]),
@@ -458,6 +462,10 @@ _SERVER: Final[dict[str, _Parser]] = {
         lambda m: View(rev=m["rev"], view=m["view"], ends_in_ms=m.get("ends_in_ms")),
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
+    Drafting.TYPE: (
+        _record({"seat": _SEAT, "ends_in_ms": Nullable(Int(0))}, open=True),
+        lambda m: Drafting(m["seat"], m["ends_in_ms"]),
+    ),
     Said.TYPE: (
         _record(
             {"seat": Nullable(_SEAT), "name": Str(0, NAME_MAX), "text": Str(1, 1024)},

@@ -24,6 +24,7 @@ import msgpack
 
 from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
+from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
 from net.game import Agent, GameDefinition, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
@@ -222,6 +223,8 @@ class TableServer:
             back-off (tests speed it up).
         chat: The table's chat options (:class:`net.chat.ChatPolicy`); the
             defaults let everyone hear everyone.
+        drafts: How long and how often a person drafting a move holds the
+            bots (:class:`net.drafts.DraftRules`).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -255,6 +258,7 @@ class TableServer:
         code_guard: CodeGuard | None = None,
         clock: Callable[[], float] = time.monotonic,
         chat: ChatPolicy | None = None,
+        drafts: DraftRules | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -287,6 +291,7 @@ class TableServer:
         here). If it raises, the error is logged and the message is still relayed:
         chat is not game state."""
         self._chat = ChatRoom(chat or ChatPolicy(), clock)
+        self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -310,6 +315,7 @@ class TableServer:
             turn_timeout=turn_timeout,
             absent_grace=absent_grace,
             resume_grace=resume_grace,
+            holds=self._drafts,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -748,7 +754,9 @@ class TableServer:
             await asyncio.sleep(0)
 
     async def _dispatch(
-        self, client: _Client, msg: Hello | ActionRequest | Start | ChatRequest | Ping | Pong
+        self,
+        client: _Client,
+        msg: Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong,
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -761,6 +769,8 @@ class TableServer:
             await self._client_start(client)
         elif isinstance(msg, ChatRequest):
             await self._say(client, msg.text)
+        elif isinstance(msg, DraftRequest):
+            await self._draft(client, msg.on)
         elif client.seat is None:
             self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -811,6 +821,41 @@ class TableServer:
                 if self._chat.reaches(said, other.seat):
                     other.conn.send_frame(frame)
 
+    async def _draft(self, client: _Client, on: bool) -> None:
+        """A seat starts or ends a draft (``net/drafts.py``); everyone is told."""
+        async with self._lock:
+            seat = client.seat
+            if client not in self._clients:
+                return
+            if seat is None or self._table.match is None:
+                self._refuse(client, "not_a_player", "Only a seated player in a game drafts.")
+                return
+            if not on:
+                self._end_draft(seat)
+                return
+            try:
+                until = self._drafts.start(seat, self._table.waiting_on())
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            self._tell_drafting(seat, until)
+            loop = asyncio.get_running_loop()
+            loop.call_later(max(0.0, until - time.monotonic()), self._draft_timed_out, seat, until)
+
+    def _draft_timed_out(self, seat: int, until: float) -> None:
+        if self._drafts.until_of(seat) == until:  # not ended nor started again since
+            self._end_draft(seat)
+
+    def _end_draft(self, seat: int) -> None:
+        if self._drafts.end(seat):
+            self._tell_drafting(seat, None)
+
+    def _tell_drafting(self, seat: int, until: float | None) -> None:
+        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
+        frame = encode(Drafting(seat, ends).to_wire())
+        for client in self._clients:
+            client.conn.send_frame(frame)
+
     async def _leave(self, client: _Client) -> None:
         async with self._lock:
             if client in self._clients:
@@ -819,6 +864,7 @@ class TableServer:
             if seat is None or self._by_seat.get(seat) is not client:
                 return  # a spectator, or replaced by a reconnect
             del self._by_seat[seat]
+            self._end_draft(seat)
             self._table.set_connected(seat, False)
             # In the lobby a seat is given back; once playing it is kept for
             # a reconnect with its token.
@@ -878,6 +924,7 @@ class TableServer:
                     return "skipped"
             if origin is not None and seq is not None:
                 origin.conn.send(Ack(seq).to_wire())
+            self._end_draft(seat)  # its move is made: the bots carry on
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
             self._broadcast_views()
