@@ -70,11 +70,12 @@ from poissonnier_tui.shell.session import (
     SoloSession,
 )
 from poissonnier_tui.shell.table_chat import TableChat
+from poissonnier_tui.shell.table_drafts import TableDrafts
 
 __all__ = ["BrowseSession", "HostSession", "JoinSession", "PoissonnierApp", "SoloSession"]
 
 
-class PoissonnierApp(LobbyNavigation, HostControls, TableChat):
+class PoissonnierApp(LobbyNavigation, HostControls, TableChat, TableDrafts):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):

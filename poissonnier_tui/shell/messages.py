@@ -133,3 +133,25 @@ class ChatHeard(Message):
     seat: int | None
     name: str
     text: str
+
+
+@dataclass
+class DraftChosen(Message):
+    """A screen opened (``on``) or closed a dialog composing a move others answer (an
+    offer): the table's bots wait meanwhile, within its bounds (``net.drafts``)."""
+
+    on: bool
+
+
+@dataclass
+class DraftHeard(Message):
+    """A seat drafts a move, or stopped (``net.drafts.Drafting``).
+
+    Attributes:
+        seat: the drafting seat.
+        ends_in_ms: milliseconds until the draft stops holding the table, when the
+            frame left it; ``None``: the draft ended.
+    """
+
+    seat: int
+    ends_in_ms: int | None

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from net.chat import Said
 from net.client import JoinError
+from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
 from poissonnier_tui.shell.link import open_link
@@ -33,6 +34,7 @@ from poissonnier_tui.shell.messages import (
     Connected,
     ConnectFailed,
     Disconnected,
+    DraftHeard,
     LobbyChanged,
     Progress,
     ViewReceived,
@@ -107,6 +109,15 @@ class Chatty(Protocol):
         """Send ``text`` to the table's chat."""
 
 
+@runtime_checkable
+class Drafty(Protocol):
+    """A link that can say its player drafts
+    (:meth:`~poissonnier_tui.shell.link.TableLink.draft`)."""
+
+    async def draft(self, on: bool) -> None:
+        """Tell the table a draft starts (``on``) or ends."""
+
+
 class Connect(Protocol):
     """Opens the table a session describes (the signature of ``open_link``).
 
@@ -172,6 +183,8 @@ class TableRelay:
                     self._post(LobbyChanged(seats, msg.started, msg.phase))
                 elif isinstance(msg, Ack):
                     self._post(ActionAcked(msg.seq))
+                elif isinstance(msg, Drafting):
+                    self._post(DraftHeard(msg.seat, msg.ends_in_ms))
                 elif isinstance(msg, Said):
                     self._post(ChatHeard(msg.seat, msg.name, msg.text))
                 elif isinstance(msg, ErrorReply):
@@ -221,6 +234,22 @@ class TableRelay:
         self._chats.add(task)
         task.add_done_callback(self._chats.discard)
         return True
+
+    def draft(self, on: bool) -> bool:
+        """Tell the table our player starts (``on``) or stops drafting a move
+        (``net.drafts``); ``False`` when not connected or the link cannot."""
+        link = self.link
+        if not isinstance(link, Drafty):
+            return False
+        task = asyncio.create_task(link.draft(on), name="draft")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
+    def _drafted(self, task: asyncio.Task[None]) -> None:
+        self._chats.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.info("Could not tell the table about a draft: %s", task.exception())
 
     async def _say(self, link: Chatty, text: str) -> None:
         try:
