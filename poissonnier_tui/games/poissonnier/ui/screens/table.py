@@ -214,7 +214,6 @@ class TableScreen(Screen[None]):
         if self.is_attached and self._live:
             self._log.add_chat(line.rich())
 
-
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Hand the new snapshot to every widget, and say what changed for this player."""
         if snap is None or not self.is_attached or not self._showing:
