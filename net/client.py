@@ -20,7 +20,9 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
+from net.chat import ChatRequest
 from net.connection import FramedConnection
+from net.drafts import DraftRequest
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
 from net.messages import (
@@ -269,6 +271,26 @@ class TableClient:
             ConnectionLost: The connection is closed.
         """
         self._send(Start().to_wire())
+
+    async def say(self, text: str) -> None:
+        """Say ``text`` at the table's chat (net/chat.py). The table relays it as
+        a ``said`` to everyone who may hear it, this client included, or answers
+        an ``error`` (too long, control characters, too fast).
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(ChatRequest(text).to_wire())
+
+    async def draft(self, on: bool) -> None:
+        """Say our player starts (``on``) or stops drafting a move (net/drafts.py): the
+        table's bots wait meanwhile, within the table's bounds. Everyone hears it as a
+        ``drafting``; a refusal (too many drafts, a spectator) comes as an ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(DraftRequest(on).to_wire())
 
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""

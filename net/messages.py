@@ -7,9 +7,11 @@ a server turns a decoded frame into something it acts on, and
 map against a schema first and raise :class:`~net.schema.BadMessage` for
 anything off.
 
-Client to server: ``hello``, ``action``, ``start``, ``ping``, ``pong``, ``bye``.
-Server to client: ``welcome``, ``lobby``, ``view``, ``ack``, ``error``,
-``ping``, ``pong``, ``bye``.
+Client to server: ``hello``, ``action``, ``start``, ``chat``, ``draft``,
+``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
+``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
+``bye``. (``chat`` and ``said`` are in :mod:`net.chat`, ``draft`` and
+``drafting`` in :mod:`net.drafts`.)
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, cast
 
+from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
+from net.drafts import Drafting, DraftRequest
 from net.game import Wire
 from net.guard import SECRET_MAX
 from net.schema import (
@@ -403,10 +407,10 @@ def clean_params(params: Mapping[str, object]) -> dict[str, str | int]:
     return out
 
 
-ClientMessage = Hello | ActionRequest | Start | Ping | Pong | Bye
+ClientMessage = Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong | Bye
 """Anything a client may send."""
 
-ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Ping | Pong | Bye
+ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | Ping | Pong | Bye
 """Anything a server may send."""
 
 
@@ -448,6 +452,11 @@ _CLIENT: Final[dict[str, _Parser]] = {
         lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
+    DraftRequest.TYPE: (_record({"on": Bool()}), lambda m: DraftRequest(m["on"])),
+    ChatRequest.TYPE: (
+        _record({"text": Str(0, CHAT_WIRE_MAX)}),
+        lambda m: ChatRequest(m["text"]),
+    ),
     Ping.TYPE: (_record({}), lambda m: Ping()),
     Pong.TYPE: (_record({}), lambda m: Pong()),
     Bye.TYPE: (_record({}, {"reason": Nullable(Str(0, 64))}), lambda m: Bye(m.get("reason"))),
@@ -518,6 +527,18 @@ _SERVER: Final[dict[str, _Parser]] = {
         lambda m: View(rev=m["rev"], view=m["view"], ends_in_ms=m.get("ends_in_ms")),
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
+    Drafting.TYPE: (
+        _record({"seat": _SEAT, "ends_in_ms": Nullable(Int(0))}, open=True),
+        lambda m: Drafting(m["seat"], m["ends_in_ms"]),
+    ),
+    Said.TYPE: (
+        _record(
+            {"seat": Nullable(_SEAT), "name": Str(0, NAME_MAX), "text": Str(1, 1024)},
+            {"after": Int(0)},
+            open=True,
+        ),
+        lambda m: Said(seat=m["seat"], name=m["name"], text=m["text"], after=m.get("after", 0)),
+    ),
     ErrorReply.TYPE: (
         _record(
             {"code": Str(1, 64), "message": _TEXT},

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
 from net.server import TableServer
 from net.table import SeatRecord
@@ -232,6 +233,7 @@ class TableRecorder:
                 await previous(seat, action)
 
         server.on_action = on_action
+        server.on_chat = self.record_chat
         if self._writer is None:
             server.on_start = self.start
 
@@ -297,6 +299,18 @@ class TableRecorder:
         result = server.result()
         if result is not None and not writer.ended:
             await asyncio.to_thread(writer.finish, result)
+
+    async def record_chat(self, said: Said) -> None:
+        """``on_chat``: append a chat message, synced (nothing before the game's
+        header nor after its end).
+
+        Raises:
+            OSError: the disk refused (the server logs it and relays anyway).
+        """
+        writer = self._writer
+        if writer is None:
+            return
+        await asyncio.to_thread(writer.append_chat, said.seat, said.name, said.text, said.after)
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice)."""

@@ -23,7 +23,9 @@ from typing import Any, Final
 
 import msgpack
 
+from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
+from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
 from net.game import Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
@@ -172,6 +174,7 @@ class _Client:
     conn: FramedConnection
     seat: int | None  # None: a spectator
     bucket: TokenBucket
+    name: str = field(default="")  # as said in hello (a seat's shown name is the table's)
     strikes: int = field(default=0)
     last_view: bytes | None = field(default=None)  # what its last view frame showed
 
@@ -219,6 +222,10 @@ class TableServer:
             :class:`net.guard.CodeGuard` with its documented numbers).
         clock: Monotonic clock in seconds for rate limits and the code
             back-off (tests speed it up).
+        chat: The table's chat options (:class:`net.chat.ChatPolicy`); the
+            defaults let everyone hear everyone.
+        drafts: How long and how often a person drafting a move holds the
+            bots (:class:`net.drafts.DraftRules`).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -251,6 +258,8 @@ class TableServer:
         timing: Timing | None = None,
         code_guard: CodeGuard | None = None,
         clock: Callable[[], float] = time.monotonic,
+        chat: ChatPolicy | None = None,
+        drafts: DraftRules | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -281,6 +290,12 @@ class TableServer:
         """Called with every seat's :class:`~net.table.SeatRecord` when the match
         starts, before anyone sees it (a log writes its header here). Synchronous;
         if it raises, the error is logged and the table carries on."""
+        self.on_chat: Callable[[Said], Awaitable[None]] | None = None
+        """Awaited with each chat message before it is relayed (a log records it
+        here). If it raises, the error is logged and the message is still relayed:
+        chat is not game state."""
+        self._chat = ChatRoom(chat or ChatPolicy(), clock)
+        self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -306,6 +321,7 @@ class TableServer:
             turn_timeout=turn_timeout,
             absent_grace=absent_grace,
             resume_grace=resume_grace,
+            holds=self._drafts,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -675,7 +691,7 @@ class TableServer:
                 self._clients.remove(old)
             self._table.set_connected(seat, True)
         bucket = TokenBucket(self._timing.message_rate, self._timing.message_burst)
-        client = _Client(conn, seat, bucket)
+        client = _Client(conn, seat, bucket, name=hello.name)
         self._clients.append(client)
         if seat is not None:
             self._by_seat[seat] = client
@@ -765,7 +781,9 @@ class TableServer:
             await asyncio.sleep(0)
 
     async def _dispatch(
-        self, client: _Client, msg: Hello | ActionRequest | Start | Ping | Pong
+        self,
+        client: _Client,
+        msg: Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong,
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -776,6 +794,10 @@ class TableServer:
             self._refuse(client, "bad_message", "This connection has already said hello.")
         elif isinstance(msg, Start):
             await self._client_start(client)
+        elif isinstance(msg, ChatRequest):
+            await self._say(client, msg.text)
+        elif isinstance(msg, DraftRequest):
+            await self._draft(client, msg.on)
         elif client.seat is None:
             self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -804,6 +826,63 @@ class TableServer:
             else:
                 client.strikes = 0
 
+    async def _say(self, client: _Client, text: str) -> None:
+        """Check, record and relay a chat message (see :mod:`net.chat`)."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            seat = client.seat
+            name = client.name if seat is None else self._table.seat_infos()[seat].name
+            try:
+                said = self._chat.say(client, seat, name, text, self._table.rev)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            if self.on_chat is not None:
+                try:
+                    await self.on_chat(said)
+                except Exception:
+                    log.exception("on_chat failed; the message is relayed unrecorded.")
+            frame = encode(said.to_wire())
+            for other in self._clients:
+                if self._chat.reaches(said, other.seat):
+                    other.conn.send_frame(frame)
+
+    async def _draft(self, client: _Client, on: bool) -> None:
+        """A seat starts or ends a draft (``net/drafts.py``); everyone is told."""
+        async with self._lock:
+            seat = client.seat
+            if client not in self._clients:
+                return
+            if seat is None or self._table.match is None:
+                self._refuse(client, "not_a_player", "Only a seated player in a game drafts.")
+                return
+            if not on:
+                self._end_draft(seat)
+                return
+            try:
+                until = self._drafts.start(seat, self._table.waiting_on())
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            self._tell_drafting(seat, until)
+            loop = asyncio.get_running_loop()
+            loop.call_later(max(0.0, until - time.monotonic()), self._draft_timed_out, seat, until)
+
+    def _draft_timed_out(self, seat: int, until: float) -> None:
+        if self._drafts.until_of(seat) == until:  # not ended nor started again since
+            self._end_draft(seat)
+
+    def _end_draft(self, seat: int) -> None:
+        if self._drafts.end(seat):
+            self._tell_drafting(seat, None)
+
+    def _tell_drafting(self, seat: int, until: float | None) -> None:
+        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
+        frame = encode(Drafting(seat, ends).to_wire())
+        for client in self._clients:
+            client.conn.send_frame(frame)
+
     async def _leave(self, client: _Client) -> None:
         async with self._lock:
             if client in self._clients:
@@ -812,6 +891,7 @@ class TableServer:
             if seat is None or self._by_seat.get(seat) is not client:
                 return  # a spectator, or replaced by a reconnect
             del self._by_seat[seat]
+            self._end_draft(seat)
             self._table.set_connected(seat, False)
             # In the lobby a seat is given back; once playing it is kept for
             # a reconnect with its token.
@@ -876,6 +956,7 @@ class TableServer:
                     return "skipped"
             if origin is not None and seq is not None:
                 origin.conn.send(Ack(seq).to_wire())
+            self._end_draft(seat)  # its move is made: the bots carry on
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
             self._broadcast_views()

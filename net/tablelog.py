@@ -11,6 +11,9 @@ length, then one msgpack map) so one decoder serves both. Layout::
                        "by"?: "table", "why"?: "away"|"time"}
                       (``by``/``why`` only when the table played the seat's
                       default itself; older logs never have them)
+              or chat {"chat": {"seat": int | None, "name": str, "text": str,
+                       "after": int (actions before it)}, "time": float}
+                      (table talk, net/chat.py: never replayed into the match)
     last      end     {"end": map (the match's public result), "time": float}
                       (only once the game is over; nothing may follow it)
 
@@ -101,11 +104,32 @@ class LoggedAction:
 
 
 @dataclass(slots=True)
+class LoggedChat:
+    """One chat message said at the table (net/chat.py), as the log keeps it.
+
+    Attributes:
+        seat: the speaker's seat; ``None`` for a spectator.
+        name: the speaker's name as the table showed it.
+        text: the message as relayed.
+        after: how many actions had been taken when it was said.
+        time: when it was recorded, Unix seconds.
+    """
+
+    seat: int | None
+    name: str
+    text: str
+    after: int
+    time: float
+
+
+@dataclass(slots=True)
 class TableLog:
     """A whole log read back: its header, its actions in order, and the end if reached."""
 
     header: dict[str, Any]
     actions: list[LoggedAction] = field(default_factory=list)
+    chats: list[LoggedChat] = field(default_factory=list)
+    """The table's chat, in order; replaying the game skips it."""
     end: dict[str, Any] | None = None
     """The ``end`` record's result, once the game is over; ``None`` for a game still running."""
     end_time: float | None = None
@@ -220,6 +244,19 @@ class LogWriter:
             record.update(by="table", why=why)
         self._append(_pack(record))
 
+    def append_chat(self, seat: int | None, name: str, text: str, after: int) -> None:
+        """Record a chat message (see :class:`LoggedChat`); returns once it is on disk.
+        Nothing is written once the game's end is (a log ends with its result).
+
+        Raises:
+            OSError: the write or the sync failed.
+            ValueError: the record is over :data:`MAX_RECORD` bytes.
+        """
+        if self.ended:
+            return
+        chat = {"seat": seat, "name": name, "text": text, "after": after}
+        self._append(_pack({"chat": chat, "time": time.time()}))
+
     def finish(self, result: Mapping[str, Any]) -> None:
         """Record the end of the game with its public ``result``; returns once on disk.
 
@@ -258,6 +295,22 @@ def _action(record: dict[str, Any], offset: int) -> LoggedAction:
         raise _Bad("record is not an action")
     why = record.get("why") if record.get("by") == "table" else None
     return LoggedAction(seat, action, float(when), offset, why if isinstance(why, str) else None)
+
+
+def _chat(record: dict[str, Any]) -> LoggedChat:
+    chat, when = record.get("chat"), record.get("time")
+    if not isinstance(chat, dict) or not isinstance(when, int | float):
+        raise _Bad("bad chat record")
+    seat, name, text, after = (chat.get(k) for k in ("seat", "name", "text", "after"))
+    if (
+        not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
+        or not isinstance(name, str)
+        or not isinstance(text, str)
+        or not isinstance(after, int)
+        or isinstance(after, bool)
+    ):
+        raise _Bad("bad chat record")
+    return LoggedChat(seat, name, text, after, float(when))
 
 
 def _check_header(record: dict[str, Any]) -> None:
@@ -310,6 +363,8 @@ def read_log(path: Path) -> TableLog:
                 if not isinstance(end, dict) or not isinstance(when, int | float):
                     raise _Bad("bad end record")
                 log.end, log.end_time = end, float(when)
+            elif "chat" in record:
+                log.chats.append(_chat(record))
             else:
                 log.actions.append(_action(record, start))
             log.valid_bytes = offset

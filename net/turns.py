@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from net.drafts import DraftHolds
 from net.frames import wire_copy
 from net.game import Agent, Match, Wire
 from net.table import Table
@@ -100,6 +101,8 @@ class TurnKeeper:
             for the next change, or ``bot_patience`` seconds.
         bot_patience: Seconds before a passing bot is asked again unprompted.
         clock: Monotonic clock in seconds; must match the table's.
+        holds: Drafts in progress (``net/drafts.py``): while another seat
+            drafts, bots are not asked and their moves are not applied.
 
     All methods except the tasks it starts are synchronous and must be called
     from the event loop while holding ``lock``.
@@ -118,7 +121,9 @@ class TurnKeeper:
         bot_retries: int = BOT_RETRIES,
         bot_patience: float = BOT_PATIENCE,
         clock: Callable[[], float] = time.monotonic,
+        holds: DraftHolds | None = None,
     ) -> None:
+        self._holds = holds
         self._table = table
         self._lock = lock
         self._submit = submit
@@ -317,6 +322,8 @@ class TurnKeeper:
         while True:
             change = self._change
             await asyncio.sleep(self._bot_delay)
+            if self._holds is not None:
+                await self._holds.wait_clear(seat)  # a person drafts: time to deal
             async with self._lock:
                 if (
                     self._closed
@@ -349,6 +356,8 @@ class TurnKeeper:
                 # Nor does a bot move for a seat it no longer holds.
                 if self._table.agent(seat) is not agent:
                     return None
+                if self._holds is not None and self._holds.held_by(seat):
+                    return None  # a draft began while it thought: ask again after it
                 return action if self._table.moves_of(seat) == moves else None
 
             if action is None and not crashed and self._table.waiting_on() - {seat}:

@@ -21,13 +21,14 @@ table's only human seat (a solo game), else none.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from net.game import Match, Wire
 from net.recorder import LogHeader, replay
-from net.tablelog import TableLog
+from net.tablelog import LoggedChat, TableLog
 from poissonnier_tui.games import GameEntry
 from poissonnier_tui.hosting.persistence import (
     ResumeError,
@@ -110,6 +111,7 @@ class Replay:
         viewer: the seat whose hand a running game may show (``None``: none).
         problem: why the replay stops early (a damaged file, a refused
             action), or ``None``.
+        chats: the table's chat, in order (net/chat.py; see :meth:`chat_at`).
     """
 
     def __init__(
@@ -121,6 +123,7 @@ class Replay:
         *,
         viewer: int | None,
         problem: str | None,
+        chats: Sequence[LoggedChat] = (),
     ) -> None:
         self.path = path
         self.header = header
@@ -131,6 +134,7 @@ class Replay:
         self.finished = matches[-1].is_over
         self.viewer = None if self.finished else viewer
         self.problem = problem
+        self.chats = list(chats)
 
     @classmethod
     def load(cls, path: Path, *, seat: int | None = None) -> Replay:
@@ -160,7 +164,14 @@ class Replay:
         if seat is not None and not 0 <= seat < len(header.seats):
             raise ResumeError(f"There is no seat {seat + 1} at this table.")
         viewer = seat if seat is not None else (humans[0] if len(humans) == 1 else None)
-        return cls(path, header, matches, moves, viewer=viewer, problem=problem)
+        return cls(
+            path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats
+        )
+
+    def chat_at(self, step: int) -> list[LoggedChat]:
+        """What had been said at the table by ``step`` (clamped), oldest first."""
+        step = self._clamp(step)
+        return [c for c in self.chats if c.after <= step]
 
     # --- steps and turns ---------------------------------------------------------------------
 

@@ -31,7 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol, runtime_checkable
 
 from net.advertise import ServerAdvertiser
+from net.chat import ChatPolicy
 from net.discovery import advertised_addresses
+from net.drafts import DraftRules
 from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.recorder import LoggedSeat, TableRecorder
@@ -171,6 +173,10 @@ class TableSettings:
         host_seat: seat 0 is the host's own (``host``, solo): bots never take it.
         absent_grace: seconds a disconnected player is waited for (``None``: forever).
         solo: a solo table (logged as such: it has no port to come back to).
+        chat: the table chat's options (``net.chat.ChatPolicy``: whether players
+            hear spectators, the rate).
+        drafts: how long and how often a person drafting an offer holds the
+            bots (``net.drafts.DraftRules``).
     """
 
     name: str
@@ -191,6 +197,8 @@ class TableSettings:
     host_seat: bool = False
     absent_grace: float | None = ABSENT_GRACE
     solo: bool = False
+    chat: ChatPolicy = field(default_factory=ChatPolicy)
+    drafts: DraftRules = field(default_factory=DraftRules)
 
     @property
     def entry(self) -> GameEntry:
@@ -561,6 +569,8 @@ async def open_table(
             "host": listen,
             "port": port,
             "on_change": on_change,
+            "chat": settings.chat,
+            "drafts": settings.drafts,
         }
         if resume is not None:
             return resume_server(resume, game=definition, bots=kinds, **common)[0]

@@ -71,6 +71,8 @@ from poissonnier_tui.shell.session import (
     JoinSession,
     SoloSession,
 )
+from poissonnier_tui.shell.table_chat import TableChat
+from poissonnier_tui.shell.table_drafts import TableDrafts
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -86,7 +88,7 @@ __all__ = [
 ]
 
 
-class PoissonnierApp(HomeNavigation):
+class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -120,6 +122,7 @@ class PoissonnierApp(HomeNavigation):
         Binding("f1", "help", "Help", priority=True, show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("f2", "seats", "Seats", priority=True),
+        Binding("k", "chat", _("Chat")),
     ]
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -350,6 +353,8 @@ class PoissonnierApp(HomeNavigation):
             return self.hosted is not None and self.started
         if action == "stop_reconnecting":
             return self.rejoining and not self.connected
+        if action == "chat":
+            return self.connected and self._table is not None
         if action == "reconnect":
             # A solo table lives in this app: once its game has begun it cannot be rejoined.
             rejoinable = isinstance(self.session, JoinSession) or self._table is None

@@ -85,6 +85,14 @@ class TableLink:
         """Send a game action; returns the ``seq`` echoed in its ``ack`` or ``error``."""
         return await self.client.send_action(action)
 
+    async def say(self, text: str) -> None:
+        """Say ``text`` at the table's chat (``net.chat``); the echo comes as a ``said``."""
+        await self.client.say(text)
+
+    async def draft(self, on: bool) -> None:
+        """Tell the table our player starts (``on``) or stops drafting a move (``net.drafts``)."""
+        await self.client.draft(on)
+
     async def start(self) -> None:
         """Ask the table to start the game (only the host, seat 0, may)."""
         await self.client.start()

@@ -124,3 +124,40 @@ class MoveChosen(Message):
     """A screen chose a game action to send (an action wire map)."""
 
     action: dict[str, Any]
+
+
+@dataclass
+class ChatHeard(Message):
+    """Someone said something at the table (``net.chat.Said``).
+
+    Attributes:
+        seat: the speaker's seat, ``None`` for a spectator.
+        name: the speaker's name as the table shows it.
+        text: the message (the table cleaned it; shown as plain text, never markup).
+    """
+
+    seat: int | None
+    name: str
+    text: str
+
+
+@dataclass
+class DraftChosen(Message):
+    """A screen opened (``on``) or closed a dialog composing a move others answer (an
+    offer): the table's bots wait meanwhile, within its bounds (``net.drafts``)."""
+
+    on: bool
+
+
+@dataclass
+class DraftHeard(Message):
+    """A seat drafts a move, or stopped (``net.drafts.Drafting``).
+
+    Attributes:
+        seat: the drafting seat.
+        ends_in_ms: milliseconds until the draft stops holding the table, when the
+            frame left it; ``None``: the draft ended.
+    """
+
+    seat: int
+    ends_in_ms: int | None

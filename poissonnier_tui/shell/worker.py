@@ -19,9 +19,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from net.chat import Said
 from net.client import JoinError
+from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
@@ -29,9 +31,11 @@ from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
     ActionRefused,
+    ChatHeard,
     Connected,
     ConnectFailed,
     Disconnected,
+    DraftHeard,
     LobbyChanged,
     Progress,
     ViewReceived,
@@ -98,6 +102,23 @@ class Link(Protocol):
         ...
 
 
+@runtime_checkable
+class Chatty(Protocol):
+    """A link that can chat (:meth:`~poissonnier_tui.shell.link.TableLink.say`)."""
+
+    async def say(self, text: str) -> None:
+        """Send ``text`` to the table's chat."""
+
+
+@runtime_checkable
+class Drafty(Protocol):
+    """A link that can say its player drafts
+    (:meth:`~poissonnier_tui.shell.link.TableLink.draft`)."""
+
+    async def draft(self, on: bool) -> None:
+        """Tell the table a draft starts (``on``) or ends."""
+
+
 class Connect(Protocol):
     """Opens the table a session describes (the signature of ``open_link``).
 
@@ -128,6 +149,7 @@ class TableRelay:
         self.sent: dict[int, Wire] = {}
         """Actions in flight by ``seq``, to name them when refused."""
         self._outbox: asyncio.Queue[Wire] = asyncio.Queue()
+        self._chats: set[asyncio.Task[None]] = set()
 
     async def run(self, session: Session) -> None:
         """Join (or start and join) the table, then relay its frames as messages until the
@@ -207,6 +229,10 @@ class TableRelay:
                     self._post(LobbyChanged(seats, msg.started, msg.phase))
                 elif isinstance(msg, Ack):
                     self._post(ActionAcked(msg.seq))
+                elif isinstance(msg, Drafting):
+                    self._post(DraftHeard(msg.seat, msg.ends_in_ms))
+                elif isinstance(msg, Said):
+                    self._post(ChatHeard(msg.seat, msg.name, msg.text))
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
@@ -243,6 +269,40 @@ class TableRelay:
             return False
         self._outbox.put_nowait(action)
         return True
+
+    def say(self, text: str) -> bool:
+        """Say ``text`` at the table's chat; ``False`` when not connected or the link
+        has no chat. The table's echo comes back as :class:`ChatHeard`, a refusal
+        (too long, too fast...) as :class:`ActionRefused` with no ``seq``."""
+        link = self.link
+        if not isinstance(link, Chatty):
+            return False
+        task = asyncio.create_task(self._say(link, text), name="chat")
+        self._chats.add(task)
+        task.add_done_callback(self._chats.discard)
+        return True
+
+    def draft(self, on: bool) -> bool:
+        """Tell the table our player starts (``on``) or stops drafting a move
+        (``net.drafts``); ``False`` when not connected or the link cannot."""
+        link = self.link
+        if not isinstance(link, Drafty):
+            return False
+        task = asyncio.create_task(link.draft(on), name="draft")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
+    def _drafted(self, task: asyncio.Task[None]) -> None:
+        self._chats.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.info("Could not tell the table about a draft: %s", task.exception())
+
+    async def _say(self, link: Chatty, text: str) -> None:
+        try:
+            await link.say(text)
+        except Exception as exc:  # a closed connection: say so, never raise in a task
+            self._post(ActionRefused("not_sent", f"Could not send that message: {exc}", None))
 
     @property
     def queued(self) -> int:

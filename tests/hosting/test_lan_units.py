@@ -67,7 +67,7 @@ def test_incompatible_tables_name_both_versions() -> None:
     )
     assert incompatibility(ad(protocol=PROTOCOL_VERSION + 1)) is not None
     assert incompatibility(ad(game="chess")) == (
-        "it plays 'chess', a game this app does not have (poissonnier)"
+        "it plays 'chess', a game this app does not have (poissonnier, gofish)"
     )
 
 

@@ -18,7 +18,7 @@ every seat and every hand (RULES.md §9).
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual import on
 from textual.app import ComposeResult
@@ -49,7 +49,11 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
 from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.seats import SeatLabel
+
+CHAT_SHOWN: Final = 5
+"""Chat messages the replay's log shows: the last said by the step shown."""
 
 
 def replay_titles(snap: TableSnapshot) -> tuple[str, str]:
@@ -225,6 +229,8 @@ class ReplayScreen(Screen[None]):
         log.clear()  # stepping back must not leave later events on screen
         log.shown = 0
         log.snapshot = snap
+        for said in replay.chat_at(step)[-CHAT_SHOWN:]:  # the table's talk by this step
+            log.add_chat(ChatLine(said.seat, said.name, said.text).rich())
         self.query_one("#bar", Static).update(self.bar_text())
         phase = {"fill": "fill step", "serve": "serving", "over": "game over"}[snap.phase]
         self.sub_title = f"Turn {snap.view['turn']} · {phase} · {replay.path.name}"

@@ -69,7 +69,8 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
-from poissonnier_tui.shell.messages import MoveChosen
+from poissonnier_tui.shell.messages import DraftChosen, MoveChosen
+from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
 REFUSABLE_KEYS: dict[str, str] = {
@@ -226,6 +227,16 @@ class TableScreen(Screen[None]):
         self.watch_snapshot(None, self.snapshot)
 
     # --- data flows down -----------------------------------------------------------------------
+
+    def show_drafting(self, drafting: dict[int, float]) -> None:
+        """Who drafts an offer and until when (shell/table_drafts.py): in the status line."""
+        if self.is_attached and self._live:
+            self._status.drafting = drafting
+
+    def show_chat(self, line: ChatLine) -> None:
+        """A chat message (shell/table_chat.py): written in the log, calmly, where it fell."""
+        if self.is_attached and self._live:
+            self._log.add_chat(line.rich())
 
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Hand the new snapshot to every widget, and say what changed for this player."""
@@ -555,8 +566,12 @@ class TableScreen(Screen[None]):
 
         def chosen(result: DealDraft | None) -> None:
             if result is not None:
-                self.send(result.to_action())
+                self.send(result.to_action())  # the table ends the draft with the move
+            else:
+                self.post_message(DraftChosen(False))
 
+        # Time to deal (net/drafts.py): the table's bots wait while the offer is drafted.
+        self.post_message(DraftChosen(True))
         self.app.push_screen(DealDialog(snap, draft, mode), chosen)
 
     def action_deal(self) -> None:

@@ -37,6 +37,10 @@ class GameLog(RichLog):
         self._texts = [*self._texts[-(self.max_lines or 500) + 1 :], text]
         self.write(text)
 
+    def add_chat(self, text: Text) -> None:
+        """Write a chat message among the events, where it was said (shell/table_chat.py)."""
+        self._add(text)
+
     def on_resize(self, event: events.Resize) -> None:
         """Wrap every line again at the new width (RichLog keeps lines as first wrapped)."""
         width = event.size.width

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 
+from textual.markup import escape
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
@@ -34,6 +35,9 @@ class StatusLine(Static):
     """A pending two-key command's question, shown instead of the game status."""
     offer: reactive[int | None] = reactive(None, layout=True)
     """The id of the offer made to this player that the answer keys act on."""
+    drafting: reactive[dict[int, float]] = reactive(dict, layout=True)
+    """Seats drafting an offer -> ``time.monotonic()`` when each stops holding the table
+    (net/drafts.py), shown with a countdown."""
     frame: reactive[int] = reactive(0)
     """The spinner's current frame."""
 
@@ -47,7 +51,7 @@ class StatusLine(Static):
 
     def _tick_countdown(self) -> None:
         """Redraw once a second while a time limit runs (the spinner may be still)."""
-        if self.snapshot is not None and self.snapshot.deadline is not None:
+        if (self.snapshot is not None and self.snapshot.deadline is not None) or self.drafting:
             self.refresh()
 
     def _tick(self) -> None:
@@ -89,7 +93,28 @@ class StatusLine(Static):
         badge = ""
         if snap is not None and snap.my_turn and snap.phase == "serve":
             badge = _("[b reverse $accent] YOUR TURN [/] ")
-        return badge + spin + status_text(self.snapshot, self.prompt, self.offer) + self.countdown()
+        status = status_text(self.snapshot, self.prompt, self.offer)
+        return badge + spin + status + self.countdown() + self.draft_note()
+
+    def draft_note(self) -> str:
+        """``"  ✎ Ana is preparing an offer… 17 s"`` for each seat drafting, else ``""``."""
+        snap = self.snapshot
+        if snap is None or not self.drafting:
+            return ""
+        now = time.monotonic()
+        notes = []
+        for seat, until in sorted(self.drafting.items()):
+            left = math.ceil(until - now)
+            if left <= 0:
+                continue
+            if seat == snap.me:
+                text = _("You are preparing an offer… {seconds} s").format(seconds=left)
+            else:
+                text = _("{name} is preparing an offer… {seconds} s").format(
+                    name=escape(snap.name(seat)), seconds=left
+                )
+            notes.append("  [i]✎ " + text + "[/i]")
+        return "".join(notes)
 
     def countdown(self) -> str:
         """``"  ⏱ 12 s left"`` while the table's time limit on the step runs, else ``""``."""

@@ -1,0 +1,111 @@
+"""Time to deal over real loopback TCP (net/drafts.py): a person drafting holds the bots.
+
+The toy game "count to N" with cheers, three seats: Ana (seat 0, first to
+play), a bot (seat 1) and Bob (seat 2), who may cheer out of turn (a move
+nobody must answer, like an offer). Bob drafts during Ana's turn; once Ana
+has moved it is the bot's turn, and the bot is not asked while Bob drafts.
+The draft ends with Bob's move, a ``draft off`` or its bound; every
+connection is told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from test_net_server import Watch, join, serving
+
+from net.drafts import Drafting, DraftRules
+from net.game import Wire
+from net.messages import Ack, ErrorReply, ServerMessage, View
+
+
+class TurnBot:
+    """Adds 1 on its turn; never cheers."""
+
+    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
+        return {"add": 1} if {"add": 1} in legal else None
+
+
+async def drafting(watch: Watch, on: bool) -> Drafting:
+    msg = await watch.until(
+        lambda m: isinstance(m, Drafting) and (m.ends_in_ms is not None) == on, timeout=5.0
+    )
+    assert isinstance(msg, Drafting)
+    return msg
+
+
+def first(seen: list[ServerMessage], test: Any) -> int:
+    return next(i for i, m in enumerate(seen) if test(m))
+
+
+def bot_moved(m: ServerMessage) -> bool:
+    return isinstance(m, View) and m.view["total"] >= 2
+
+
+def draft_over(m: ServerMessage) -> bool:
+    return isinstance(m, Drafting) and m.ends_in_ms is None
+
+
+async def test_the_bot_waits_while_a_person_drafts_then_answers_after_the_move() -> None:
+    async with serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True},
+        bot_delay=0.0,
+        drafts=DraftRules(seconds=30.0, per_wait=2),
+    ) as server:
+        spec, spec_w = await join(server, "Eve", role="spectator")
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)
+        shown = await drafting(spec_w, True)
+        assert shown.seat == 2 and 25_000 < (shown.ends_in_ms or 0) <= 30_000
+        await drafting(ana_w, True)
+        seq = await ana.send_action({"add": 1})  # now it is the bot's turn
+        await ana_w.until(lambda m: isinstance(m, Ack) and m.seq == seq)
+        await asyncio.sleep(0.5)  # Bob takes his time; unheld, the bot would move in ms
+        assert server.rev == 1  # the bot's turn has not moved on
+        seq = await bob.send_action({"cheer": 1})
+        await bob_w.until(lambda m: isinstance(m, Ack) and m.seq == seq)
+        await drafting(spec_w, False)  # Bob's move ends his draft
+        await spec_w.until(bot_moved, timeout=5.0)
+        seen = spec_w.seen
+        cheered = first(seen, lambda m: isinstance(m, View) and m.view["cheers"])
+        assert max(cheered, first(seen, draft_over)) < first(seen, bot_moved)
+        await spec.draft(True)
+        assert (await spec_w.until(lambda m: isinstance(m, ErrorReply))).code == "not_a_player"
+        for client in (spec, ana, bob):
+            await client.close()
+
+
+async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> None:
+    async with serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True, "target": 50},
+        bot_delay=0.0,
+        drafts=DraftRules(seconds=0.3, per_wait=1),
+    ) as server:
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)
+        await drafting(ana_w, True)
+        await ana.send_action({"add": 1})
+        await drafting(ana_w, False)  # nobody ended it: its bound did
+        await ana_w.until(bot_moved, timeout=5.0)
+        assert first(ana_w.seen, draft_over) < first(ana_w.seen, bot_moved)
+        # Now it is Bob's turn (a new wait): one draft, then no more.
+        await bob.draft(True)
+        await drafting(bob_w, True)
+        await bob.draft(False)
+        await drafting(bob_w, False)
+        await bob.draft(True)
+        assert (await bob_w.until(lambda m: isinstance(m, ErrorReply))).code == "draft_limit"
+        assert server.rev == 2
+        for client in (ana, bob):
+            await client.close()
