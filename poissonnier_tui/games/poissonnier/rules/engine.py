@@ -836,6 +836,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return out
         assert s.draft_hand is not None and s.draft_crates is not None
         out.append(_READY)
+        if s.fill_moves >= FILL_MOVES_MAX:
+            return out  # R6: no more places or take-backs this fill step
         first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
             code = card[0]
