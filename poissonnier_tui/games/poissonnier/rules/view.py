@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.engine import (
@@ -57,6 +57,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import (
     proposal_wire,
     waiting_on,
 )
+from poissonnier_tui.games.poissonnier.rules.frozen import frozen
 from poissonnier_tui.games.poissonnier.rules.state import Event, GameState, Phase
 
 LOG_TAIL = 40
@@ -224,66 +225,6 @@ def _public(state: GameState) -> _Public:
     return public
 
 
-class LoggedEvent(dict[str, Any]):
-    """A logged event as views carry it: a map that refuses every change.
-
-    Views share these (events never change once logged), so one consumer
-    cannot alter what another sees. Equal to the plain map it was made from;
-    msgpack, JSON and pickle take it as a map.
-    """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a logged event cannot be changed")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (LoggedEvent, (dict(self),))
-
-    def __copy__(self) -> LoggedEvent:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LoggedEvent:
-        return self
-
-
-class LoggedList(list[Any]):
-    """A list inside a :class:`LoggedEvent`: it refuses every change too."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a logged event cannot be changed")
-
-    __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
-    clear = sort = reverse = __iadd__ = __imul__ = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (LoggedList, (list(self),))
-
-    def __copy__(self) -> LoggedList:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LoggedList:
-        return self
-
-
-_CONTAINERS = (dict, list, tuple)
-
-
-def _frozen(value: Any) -> Any:
-    """``value`` with every map and list in it made a :class:`LoggedEvent` / :class:`LoggedList`."""
-    if isinstance(value, dict):
-        return LoggedEvent(
-            {k: _frozen(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
-        )
-    items = [_frozen(v) if isinstance(v, _CONTAINERS) else v for v in value]
-    return LoggedList(items) if isinstance(value, list) else tuple(items)
-
-
 @dataclass(slots=True)
 class _Tail:
     """A log's last :data:`LOG_TAIL` events as views carry them, for as long as the log
@@ -331,7 +272,7 @@ def _log_tail(log: list[Event]) -> tuple[Event, ...]:
             buyer = int(event["seat"])
         if kind in ("propose", "deal") and buyer is not None:
             event = {**event, "buyer": buyer}
-        fresh.append(_frozen(event))
+        fresh.append(frozen(event))
     events = (*kept, *fresh)[-LOG_TAIL:]
     if len(_TAILS) >= _PUBLIC_MAX:
         _TAILS.clear()
