@@ -157,7 +157,8 @@ def serve_plans(
 
     A pure function of its arguments, so results are cached (keyed by the
     client card, the fish counts and the specials that could matter: never
-    more than the client's size); each call returns a new list.
+    more than the client's size of any one kind, since no plan uses more);
+    each call returns a new list.
 
     Args:
         client: a regular or undecided client.
@@ -169,8 +170,8 @@ def serve_plans(
     """
     if client.kind is ClientKind.INSPECTOR:
         return []
-    counts = tuple(fish.get(code, 0) for code in _FISH_CODES)
     size = client.size
+    counts = tuple(min(fish.get(code, 0), size) for code in _FISH_CODES)
     return list(_cached_plans(client, counts, min(glacons, size), min(arrivages, size)))
 
 

@@ -53,12 +53,11 @@ from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.engine import (
     answerer,
     codes,
-    next_crate_price,
     proposal_wire,
     waiting_on,
 )
 from poissonnier_tui.games.poissonnier.rules.frozen import frozen
-from poissonnier_tui.games.poissonnier.rules.state import Event, GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.state import Event, GameState, Phase, Proposal
 
 LOG_TAIL = 40
 """Events carried in each view; older ones stay on the server."""
@@ -141,6 +140,7 @@ class _Public:
     bought: str
     seats: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]], ...]
     proposals: tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]
+    offers: tuple[Proposal, ...]
     waiting_on: tuple[int, ...]
     log: tuple[Event, ...]
     result: bytes | None
@@ -158,6 +158,27 @@ def clear_view_cache() -> None:
     state by hand, outside the engine, so its next view is worked out afresh."""
     _PUBLIC.clear()
     _TAILS.clear()
+
+
+def _proposal_rows(
+    state: GameState, before: _Public | None
+) -> tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]:
+    """:attr:`_Public.proposals` for ``state``: taken over from ``before`` (the same
+    state's previous revision) when the open proposals are the same objects and the
+    same seat is active (proposals are never changed once made, RULES.md §4)."""
+    proposals = state.proposals
+    if (
+        before is not None
+        and before.state is state
+        and before.head["active"] == state.active
+        and len(before.offers) == len(proposals)
+        and all(a is b for a, b in zip(before.offers, proposals, strict=True))
+    ):
+        return before.proposals
+    return tuple(
+        ({**proposal_wire(p), "answerer": answerer(p, state.active)}, tuple(p.fish))
+        for p in proposals
+    )
 
 
 def _public(state: GameState) -> _Public:
@@ -201,20 +222,15 @@ def _public(state: GameState) -> _Public:
                     "hand_size": len(s.hand),
                     "crates": None,
                     "ready": s.ready,
-                    "crate_price": next_crate_price(state, i),
+                    "crate_price": cards.crate_price(len(s.crates)),  # engine.next_crate_price
                 },
                 tuple(s.clients),
-                tuple(codes(c.fish) for c in s.crates),
+                tuple([codes(c.fish) for c in s.crates]),
             )
-            for i, s in enumerate(state.seats)
+            for s in state.seats
         ),
-        proposals=tuple(
-            (
-                {**proposal_wire(p), "answerer": answerer(p, state.active)},
-                tuple(p.fish),
-            )
-            for p in state.proposals
-        ),
+        proposals=_proposal_rows(state, cached),
+        offers=tuple(state.proposals),
         waiting_on=tuple(sorted(waiting_on(state))),
         log=_log_tail(log),
         result=None if result is None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL),
