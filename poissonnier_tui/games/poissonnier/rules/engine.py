@@ -38,7 +38,6 @@ R24 (what views show) is :mod:`poissonnier_tui.games.poissonnier.rules.view`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -68,6 +67,7 @@ from poissonnier_tui.games.poissonnier.rules.state import (
     Crate,
     Event,
     GameState,
+    LazyRandom,
     Phase,
     Proposal,
     SeatState,
@@ -115,7 +115,7 @@ def new_game(
         raise ValueError(f"Le Poissonnier is for 2 to 5 players, not {players}")
     if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat 0..{players - 1}")
-    rng = random.Random(seed)
+    rng = LazyRandom.seeded(seed)  # draws as random.Random(seed); see GameState.copy
     fish_deck = cards.fish_deck()
     client_deck = cards.client_deck()
     rng.shuffle(fish_deck)
