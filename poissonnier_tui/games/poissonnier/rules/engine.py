@@ -38,7 +38,6 @@ R24 (what views show) is :mod:`poissonnier_tui.games.poissonnier.rules.view`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final
@@ -970,7 +969,7 @@ def _serve_options(
     by_code: dict[str, list[str]] = {}
     for f in fish:
         by_code.setdefault(f[0], []).append(f)
-    counts = Counter({k: len(v) for k, v in by_code.items()})
+    counts = {k: len(v) for k, v in by_code.items()}
     out = []
     for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]

@@ -259,8 +259,10 @@ _TAILS: dict[int, _Tail] = {}
 
 
 def _log_tail(log: list[Event]) -> tuple[Event, ...]:
-    """The last :data:`LOG_TAIL` events of ``log`` as views carry them: frozen copies,
-    each ``propose`` and ``deal`` event with ``"buyer"`` (see :func:`_with_buyers`).
+    """The last :data:`LOG_TAIL` events of ``log`` as views carry them: read-only
+    copies (``frozen``), each ``propose`` and ``deal`` event with ``"buyer"``: the seat
+    of the latest ``turn`` event before it (the active player then, the buyer of
+    every proposal, RULES.md §4), so readers never take it from who is active now.
 
     Events are appended, never changed (the engine's ``_log``), so only the events
     logged since the last call are copied; a log that did not just grow (its event
