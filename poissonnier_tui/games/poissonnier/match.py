@@ -20,10 +20,10 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
     EndTurn,
     Ready,
     to_wire,
-    wires_of,
 )
 from poissonnier_tui.games.poissonnier.rules.engine import (
     answerer,
+    apply,
     apply_wire,
     legal_actions,
     new_game,
@@ -31,6 +31,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import (
     waiting_on,
 )
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.frozen import action_of_shared_wire, shared_wires
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import all_hands_view, view_for
 
@@ -72,7 +73,11 @@ class PoissonnierMatch:
         mark, self._table_move = self._table_move, None
         before = len(self.state.log)
         try:
-            apply_wire(self.state, seat, action)
+            known = action_of_shared_wire(action)
+            if known is None:
+                apply_wire(self.state, seat, action)
+            else:
+                apply(self.state, seat, known)
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.sentence, exc.wire_params) from None
         if mark is not None and mark[0] == seat:
@@ -83,8 +88,14 @@ class PoissonnierMatch:
         return view_for(self.state, seat)
 
     def legal_actions(self, seat: int) -> list[Wire]:
-        """Legal actions of ``seat`` as wire maps (see ``engine.legal_actions``)."""
-        return wires_of(legal_actions(self.state, seat))
+        """Legal actions of ``seat`` as wire maps (see ``engine.legal_actions``).
+
+        A new list of read-only maps (``rules.frozen``) shared with every other
+        call that lists the same action: a reader copies one to change it. The
+        table's bots get copies anyway (``net.turns``); the arena's bots read them
+        as they are, and :meth:`apply` knows them again without parsing.
+        """
+        return shared_wires(legal_actions(self.state, seat))
 
     def waiting_on(self) -> frozenset[int]:
         """Seats the game waits for (``engine.waiting_on``)."""
