@@ -194,7 +194,7 @@ class TableScreen(BoardScreen):
     """The Go Fish table for one seat (or a spectator). Set :attr:`snapshot` to update."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", N_("Start over"), priority=True),
+        Binding("escape", "cancel", N_("Start over"), key_display=N_("esc"), priority=True),
         Binding("enter", "app.results", N_("Results"), priority=True),
     ]
 
@@ -302,7 +302,7 @@ class ResultsScreen(Screen[None]):
 
     CSS = "#gf-results { padding: 1 2; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", N_("Back to the table")),
+        Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
     ]
 
     def __init__(self, snapshot: GoFishSnapshot) -> None:

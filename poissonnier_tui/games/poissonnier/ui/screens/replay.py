@@ -126,7 +126,9 @@ class ReplayHand(HandView, can_focus=False):
 class TurnDialog(ModalScreen[int | None]):
     """Asks for a turn number; dismissed with it, or ``None`` on Escape."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel"), key_display=N_("esc"))
+    ]
 
     def __init__(self, turns: int) -> None:
         """Args: turns: the last turn of the game (the highest accepted)."""

@@ -61,7 +61,7 @@ class ResultsScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", N_("Quit"), show=False),  # the footer shows ^q
-        Binding("escape", "back", N_("Back to the table")),
+        Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
         Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 

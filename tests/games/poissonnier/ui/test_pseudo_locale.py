@@ -1,0 +1,118 @@
+"""Every word Le Poissonnier's screens show goes through the catalogue (a pseudo-locale).
+
+With :class:`pseudo.PseudoTranslations` installed, each translated message
+shows in look-alike letters; the table mid-game, the serve dialog, the results
+screen and the replay (at its start, mid-game and at its end with every hand)
+are rendered at 80×24 and 160×50 and every plain English word left on screen
+is a string that escaped the catalogue. Allowed: player names, card codes,
+the game's own French words, file names and the app's title.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from logcheck import play_log
+from pseudo import english_words, pseudo, pseudo_locale, screen_lines
+from tablekit import SEATS, TableApp, midgame
+from test_snapshots_dialogs import ResultsApp
+from textual.app import App
+from textual.pilot import Pilot
+
+from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
+from poissonnier_tui.hosting.replay import ALL_HANDS, Replay
+from poissonnier_tui.shell.replay_app import ReplayApp
+
+SIZES = [(80, 24), (160, 50)]
+IDS = ["80x24", "160x50"]
+
+NAMES = {w for seat in SEATS for w in seat.name.split()} | {"Bot", "Ana", "Ben", "Cleo"}
+"""Player names (data, never translated), the bots' included."""
+FRENCH = {"très", "frais", "mangeable", "douteux", "pourri", "glaçon", "arrivage"}
+"""The game's own words, French in every language (docs/GLOSSARY.md)."""
+ALLOWED = NAMES | FRENCH | {"Poissonnier", "Le", "RULES", "md", "plog"}
+
+ELSEWHERE = ("Offers (", " open)", "for you: a accept · x decline · c counter")
+"""Text of the offers pane (widgets/offers.py), which another branch is marking now
+(tests/test_i18n_marked.py lists it in ``NOT_YET``): left out until it is marked."""
+
+
+def check(app: App[object]) -> list[str]:
+    """Each English word on ``app``'s screen now with its line (see the module docstring)."""
+    return [
+        f"{word!r} in {line.strip()!r}"
+        for line in screen_lines(app)
+        for word in english_words([_without_elsewhere(line)], ALLOWED)
+    ]
+
+
+def _without_elsewhere(line: str) -> str:
+    for text in ELSEWHERE:
+        line = line.replace(text, " ")
+    return line
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.pause()
+
+
+@pytest.fixture(autouse=True)
+def speak_pseudo() -> object:
+    with pseudo_locale():
+        yield
+
+
+def test_the_pseudo_locale_changes_letters_and_keeps_placeholders_and_markup() -> None:
+    assert pseudo("[b]Offer #{id}[/b]: take it") == "[b]Óƒƒéŕ #{id}[/b]: ţáķé íţ"
+    assert english_words(["Šéŕʋé C03 Ana, Serve the T"], {"Ana"}) == ["Serve", "the"]
+    assert english_words(["2 très fra… 2 tre…"], {"très", "frais"}) == ["tre"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_table_and_the_serve_dialog_show_no_english(size: tuple[int, int]) -> None:
+    app = TableApp(midgame())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        table = screen_lines(app)
+        assert any("Šéŕʋé" in line for line in table), table  # the footer, pseudo-translated
+        assert not (bad := check(app)), "\n".join(bad)
+        await pilot.press("s", "1")
+        await settle(pilot)
+        assert app.screen is not app.table  # the serve dialog is open
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_results_screen_shows_no_english(size: tuple[int, int]) -> None:
+    app = ResultsApp(4)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        lines = screen_lines(app)
+        assert any(pseudo("How the winner was found") in line for line in lines), lines
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_replay_shows_no_english(size: tuple[int, int], tmp_path: Path) -> None:
+    path = tmp_path / "ana.plog"
+    play_log(path, seed=21, players=3, humans=1)
+    replay = Replay.load(path)
+    app = ReplayApp(replay, start=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert any(pseudo("Step") in line for line in screen_lines(app))  # the bar
+        assert not (bad := check(app)), "\n".join(bad)
+        screen.step = replay.turn_start(2) + 3  # mid-game: moves, offers, the log
+        await settle(pilot)
+        assert not (bad := check(app)), "\n".join(bad)
+        screen.pov = ALL_HANDS
+        screen.step = replay.steps  # the end, every hand shown
+        await settle(pilot)
+        assert not (bad := check(app)), "\n".join(bad)
+        await pilot.press("enter")  # the results of the finished game
+        await settle(pilot)
+        assert not (bad := check(app)), "\n".join(bad)
