@@ -306,12 +306,12 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
             price=coins(int(event["price"])),
         )
     if t == "serve":
-        extras = []
+        parts = [chips(str(event["fish"]))] if event.get("fish") else []
         if event.get("glacons"):
-            extras.append(glacons(int(event["glacons"])))
-        if event.get("arrivages"):
-            extras.append(_("arrivage as {fish}").format(fish=chips(str(event["arrivages"]))))
-        used = chips(str(event.get("fish", ""))) + (f" + {', '.join(extras)}" if extras else "")
+            parts.append(glacons(int(event["glacons"])))
+        for code in str(event.get("arrivages") or ""):
+            parts.append(_("arrivage as {fish}").format(fish=chip(code)))
+        used = " + ".join(parts)
         return person(
             snap,
             seat,
