@@ -5,22 +5,27 @@ shows in look-alike letters; the table mid-game, the serve dialog, the results
 screen and the replay (at its start, mid-game and at its end with every hand)
 are rendered at 80×24 and 160×50 and every plain English word left on screen
 is a string that escaped the catalogue. Allowed: player names, card codes,
-the game's own French words, file names and the app's title.
+the game's own French words, file names and the app's title. The offers pane
+(widgets/offers.py, another branch's) is hidden until its strings are marked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from logcheck import play_log
 from pseudo import english_words, pseudo, pseudo_locale, screen_lines
+from stacking import stacked_game
 from tablekit import SEATS, TableApp, midgame
-from test_snapshots_dialogs import ResultsApp
+from test_snapshots_dialogs import ResultsApp, finished
 from textual.app import App
 from textual.pilot import Pilot
 
+from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
+from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.hosting.replay import ALL_HANDS, Replay
 from poissonnier_tui.shell.replay_app import ReplayApp
 
@@ -33,33 +38,30 @@ FRENCH = {"très", "frais", "mangeable", "douteux", "pourri", "glaçon", "arriva
 """The game's own words, French in every language (docs/GLOSSARY.md)."""
 ALLOWED = NAMES | FRENCH | {"Poissonnier", "Le", "RULES", "md", "plog"}
 
-ELSEWHERE = ("Offers (", " open)", "for you: a accept · x decline · c counter")
-"""Text of the offers pane (widgets/offers.py), which another branch is marking now
-(tests/test_i18n_marked.py lists it in ``NOT_YET``): left out until it is marked."""
-
 
 def check(app: App[object]) -> list[str]:
     """Each English word on ``app``'s screen now with its line (see the module docstring)."""
     return [
         f"{word!r} in {line.strip()!r}"
         for line in screen_lines(app)
-        for word in english_words([_without_elsewhere(line)], ALLOWED)
+        for word in english_words([line], ALLOWED)
     ]
 
 
-def _without_elsewhere(line: str) -> str:
-    for text in ELSEWHERE:
-        line = line.replace(text, " ")
-    return line
-
-
 async def settle(pilot: Pilot[None]) -> None:
+    """Let the views reach the widgets; then hide the offers pane (see below)."""
+    await pilot.pause()
+    for screen in pilot.app.screen_stack:
+        for offers in screen.query(OffersList):
+            # widgets/offers.py is being marked on another branch now (NOT_YET in
+            # tests/test_i18n_marked.py): its pane is left out until then.
+            offers.display = False
     await pilot.pause()
     await pilot.pause()
 
 
 @pytest.fixture(autouse=True)
-def speak_pseudo() -> object:
+def speak_pseudo() -> Iterator[None]:
     with pseudo_locale():
         yield
 
@@ -81,6 +83,26 @@ async def test_the_table_and_the_serve_dialog_show_no_english(size: tuple[int, i
         await pilot.press("s", "1")
         await settle(pilot)
         assert app.screen is not app.table  # the serve dialog is open
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+def fill_step() -> GameState:
+    """A fresh 3-player game in the fill step."""
+    return stacked_game(3)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+@pytest.mark.parametrize(
+    ("make", "seat"),
+    [(fill_step, 0), (midgame, 1), (midgame, None), (lambda: finished(4, 4), 0)],
+    ids=["fill-step", "others-turn", "spectator", "game-over"],
+)
+async def test_the_table_at_each_step_shows_no_english(
+    make: Callable[[], GameState], seat: int | None, size: tuple[int, int]
+) -> None:
+    app = TableApp(make(), seat)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
         assert not (bad := check(app)), "\n".join(bad)
 
 
