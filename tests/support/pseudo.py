@@ -89,3 +89,13 @@ def english_words(lines: Iterable[str], allowed: Iterable[str]) -> list[str]:
                 continue
             found.append(match.group())
     return found
+
+
+def english_on_screen(app: App[object], allowed: Iterable[str]) -> list[str]:
+    """Each English word on ``app``'s screen now, with its line (``"'word' in '…'"``), for
+    an assertion message that shows where it is."""
+    return [
+        f"{word!r} in {line.strip()!r}"
+        for line in screen_lines(app)
+        for word in english_words([line], allowed)
+    ]

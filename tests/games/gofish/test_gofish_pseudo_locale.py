@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from gofish_tablekit import NAMES, SEATS, GoFishTableApp, stacked_midgame
-from pseudo import english_words, pseudo, pseudo_locale, screen_lines
+from pseudo import english_on_screen, pseudo, pseudo_locale, screen_lines
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -29,11 +29,7 @@ ALLOWED = set(NAMES) | {"Poissonnier"}
 
 def check(app: App[object]) -> list[str]:
     """Each English word on ``app``'s screen now, with its line."""
-    return [
-        f"{word!r} in {line.strip()!r}"
-        for line in screen_lines(app)
-        for word in english_words([line], ALLOWED)
-    ]
+    return english_on_screen(app, ALLOWED)
 
 
 async def settle(pilot: Pilot[None]) -> None:

@@ -131,46 +131,58 @@ def proposal_text(
     """
     seller = int(proposal["seller"])
     buyer = snap.active if buyer is None else buyer
-    terms = {"goods": goods(proposal), "price": price(proposal)}
     if int(proposal["proposer"]) == seller:
-        if seller == snap.me:
-            return _("[b]You[/b] offer {buyer} {goods} for {price}").format(
-                buyer=who(snap, buyer), **terms
-            )
-        if buyer == snap.me:
-            return _("{seller} offers [b]you[/b] {goods} for {price}").format(
-                seller=who(snap, seller), **terms
-            )
-        return _("{seller} offers {buyer} {goods} for {price}").format(
-            seller=who(snap, seller), buyer=who(snap, buyer), **terms
+        return _between(
+            snap,
+            seller,
+            buyer,
+            _("[b]You[/b] offer {buyer} {goods} for {price}"),
+            _("{seller} offers [b]you[/b] {goods} for {price}"),
+            _("{seller} offers {buyer} {goods} for {price}"),
+            proposal,
         )
-    if buyer == snap.me:
-        return _("[b]You[/b] ask {seller} for {goods}, paying {price}").format(
-            seller=who(snap, seller), **terms
-        )
-    if seller == snap.me:
-        return _("{buyer} asks [b]you[/b] for {goods}, paying {price}").format(
-            buyer=who(snap, buyer), **terms
-        )
-    return _("{buyer} asks {seller} for {goods}, paying {price}").format(
-        buyer=who(snap, buyer), seller=who(snap, seller), **terms
+    return _between(
+        snap,
+        seller,
+        buyer,
+        _("{buyer} asks [b]you[/b] for {goods}, paying {price}"),
+        _("[b]You[/b] ask {seller} for {goods}, paying {price}"),
+        _("{buyer} asks {seller} for {goods}, paying {price}"),
+        proposal,
     )
 
 
 def deal_text(snap: TableSnapshot, proposal: Mapping[str, Any], buyer: int) -> str:
     """A carried-out deal: who sold what to whom, at what price (RULES.md §4, R8)."""
-    seller = int(proposal["seller"])
-    terms = {"goods": goods(proposal), "price": price(proposal)}
-    if seller == snap.me:
-        return _("[b]You[/b] sold {goods} to {buyer} for {price} (R8).").format(
-            buyer=who(snap, buyer), **terms
-        )
-    if buyer == snap.me:
-        return _("{seller} sold [b]you[/b] {goods} for {price} (R8).").format(
-            seller=who(snap, seller), **terms
-        )
-    return _("{seller} sold {goods} to {buyer} for {price} (R8).").format(
-        seller=who(snap, seller), buyer=who(snap, buyer), **terms
+    return _between(
+        snap,
+        int(proposal["seller"]),
+        buyer,
+        _("[b]You[/b] sold {goods} to {buyer} for {price} (R8)."),
+        _("{seller} sold [b]you[/b] {goods} for {price} (R8)."),
+        _("{seller} sold {goods} to {buyer} for {price} (R8)."),
+        proposal,
+    )
+
+
+def _between(
+    snap: TableSnapshot,
+    seller: int,
+    buyer: int,
+    as_seller: str,
+    as_buyer: str,
+    neither: str,
+    proposal: Mapping[str, Any],
+) -> str:
+    """The sentence about a deal between ``seller`` and ``buyer`` for this client: the one
+    where it is the seller, the buyer, or neither (all translated already), with the
+    names (``{seller}``, ``{buyer}``), ``{goods}`` and ``{price}`` put in."""
+    text = as_seller if seller == snap.me else as_buyer if buyer == snap.me else neither
+    return text.format(
+        seller=who(snap, seller),
+        buyer=who(snap, buyer),
+        goods=goods(proposal),
+        price=price(proposal),
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from logcheck import play_log
-from pseudo import english_words, pseudo, pseudo_locale, screen_lines
+from pseudo import english_on_screen, english_words, pseudo, pseudo_locale, screen_lines
 from stacking import stacked_game
 from tablekit import SEATS, TableApp, midgame
 from test_snapshots_dialogs import ResultsApp, finished
@@ -40,12 +40,8 @@ ALLOWED = NAMES | FRENCH | {"Poissonnier", "Le", "RULES", "md", "plog"}
 
 
 def check(app: App[object]) -> list[str]:
-    """Each English word on ``app``'s screen now with its line (see the module docstring)."""
-    return [
-        f"{word!r} in {line.strip()!r}"
-        for line in screen_lines(app)
-        for word in english_words([line], ALLOWED)
-    ]
+    """Each English word on ``app``'s screen now, with its line."""
+    return english_on_screen(app, ALLOWED)
 
 
 async def settle(pilot: Pilot[None]) -> None:
