@@ -20,6 +20,7 @@ from test_snapshots_dialogs import ResultsApp
 from textual.pilot import Pilot
 
 from poissonnier_tui import i18n
+from poissonnier_tui.games.poissonnier.ui.palette import spell
 from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
@@ -130,3 +131,10 @@ async def test_a_replay_shows_the_logged_game_in_the_viewers_language(tmp_path: 
     for word in ("Turn", "ready", "served", "drawn", "ended", "joined", "queue", "coins"):
         assert word not in joined, (word, joined)
     assert "Étape " in bar and "point de vue : toutes les mains" in bar, bar
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_freshness_words_stay_french_with_french_plurals(lang: str) -> None:
+    i18n.set_language(lang)
+    assert spell("TTFMMPPD") == "2 très frais, 1 frais, 2 mangeables, 1 douteux, 2 pourris"
+    assert spell("M") == "1 mangeable"

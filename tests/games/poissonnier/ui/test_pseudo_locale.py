@@ -34,7 +34,9 @@ IDS = ["80x24", "160x50"]
 
 NAMES = {w for seat in SEATS for w in seat.name.split()} | {"Bot", "Ana", "Ben", "Cleo"}
 """Player names (data, never translated), the bots' included."""
-FRENCH = {"très", "frais", "mangeable", "douteux", "pourri", "glaçon", "arrivage"}
+FRENCH = {"très", "frais", "douteux"} | {
+    w + s for w in ("mangeable", "pourri", "glaçon", "arrivage") for s in ("", "s")
+}
 """The game's own words, French in every language (docs/GLOSSARY.md)."""
 ALLOWED = NAMES | FRENCH | {"Poissonnier", "Le", "RULES", "md", "plog"}
 
