@@ -43,14 +43,8 @@ NOT_YET: dict[str, str] = {
     # module (relative to poissonnier_tui/) -> who marks it
     "shell/app.py": "home/rematch branch (notify titles, quit details)",
     "shell/screens/quit_dialog.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/results.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/replay.py": "home/rematch branch",
-    "shell/replay_app.py": "home/rematch branch",
     "games/poissonnier/ui/screens/deal_dialog.py": "haggling branch",
     "games/poissonnier/ui/widgets/offers.py": "haggling branch",
-    "games/poissonnier/ui/widgets/players.py": "presence branch",
-    "games/poissonnier/ui/widgets/game_log.py": "home/rematch branch",
-    "games/poissonnier/ui/widgets/hand.py": "home/rematch branch",
 }
 """Modules other branches are changing now; they mark their strings there."""
 

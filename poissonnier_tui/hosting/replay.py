@@ -164,9 +164,7 @@ class Replay:
         if seat is not None and not 0 <= seat < len(header.seats):
             raise ResumeError(f"There is no seat {seat + 1} at this table.")
         viewer = seat if seat is not None else (humans[0] if len(humans) == 1 else None)
-        return cls(
-            path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats
-        )
+        return cls(path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats)
 
     def chat_at(self, step: int) -> list[LoggedChat]:
         """What had been said at the table by ``step`` (clamped), oldest first."""
@@ -258,22 +256,35 @@ class Replay:
         with every hand shown; others read the kind of move (the public log
         tells what everyone saw).
         """
-        if step <= 0:
+        parts = self.move_parts(step, pov)
+        if parts is None:
             return "The deal."
+        seat, kind, details = parts
+        name = self.header.seats[seat].name or f"Seat {seat + 1}"
+        if details:
+            shown = ", ".join(f"{k}={plain_value(v)}" for k, v in details.items())
+            return f"{name}: {kind.replace('_', ' ')} ({shown})"
+        return f"{name}: {kind.replace('_', ' ')}"
+
+    def move_parts(self, step: int, pov: PointOfView) -> tuple[int, str, dict[str, Any]] | None:
+        """The move that reached ``step`` as data, for a screen to put in its own words:
+        ``(seat, action type, fields)``, the fields (wire keys -> values, no ``type``)
+        only where ``pov`` may see the mover's cards (else empty); ``None`` for the deal.
+        """
+        if step <= 0:
+            return None
         move = self.moves[self._clamp(step) - 1]
-        kind = str(move.action.get("type", "?")).replace("_", " ")
-        name = self.header.seats[move.seat].name or f"Seat {move.seat + 1}"
+        kind = str(move.action.get("type", "?"))
+        details: dict[str, Any] = {}
         if pov == ALL_HANDS or pov == move.seat:
             details = {k: v for k, v in move.action.items() if k != "type"}
-            if details:
-                shown = ", ".join(f"{k}={_plain(v)}" for k, v in details.items())
-                return f"{name}: {kind} ({shown})"
-        return f"{name}: {kind}"
+        return move.seat, kind, details
 
 
-def _plain(value: Any) -> str:
+def plain_value(value: Any) -> str:
+    """A wire value as plain text: lists as ``[a b c]``, nested lists likewise."""
     if isinstance(value, list):
-        return "[" + " ".join(_plain(v) for v in value) + "]"
+        return "[" + " ".join(plain_value(v) for v in value) + "]"
     return str(value)
 
 

@@ -149,7 +149,7 @@ class TableScreen(Screen[None]):
         Binding("c", "counter", N_("Counter"), priority=True),
         Binding("e", "end_turn", N_("End turn"), priority=True),
         Binding("enter", "app.results", N_("Results"), priority=True),
-        Binding("escape", "cancel", N_("Cancel"), priority=True),
+        Binding("escape", "cancel", N_("Cancel"), key_display=N_("esc"), priority=True),
         Binding(
             "pageup", "scroll_log(-1)", N_("Log ↑"), key_display="PgUp", show=False, priority=True
         ),
