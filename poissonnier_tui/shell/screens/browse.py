@@ -34,7 +34,12 @@ from net.discovery import Browser, TableAd, TableCallback, sort_key
 from net.live import LiveBrowser, LiveTable
 from net.messages import Role
 from poissonnier_tui.games import DEFAULT_GAME as GAME
-from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
+from poissonnier_tui.hosting.lan import (
+    format_address,
+    incompatibility,
+    parse_address,
+    state_word,
+)
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
@@ -65,9 +70,6 @@ LIVENESS: dict[str, tuple[str, str]] = {
 """How a probed table's state (:mod:`net.live`) is marked on its row: text (translated
 when shown) and style."""
 
-TABLE_STATES: dict[str, str] = {"lobby": N_("lobby"), "playing": N_("playing"), "over": N_("over")}
-"""An advertised table's state (``TableAd.state``) in words, translated when shown."""
-
 
 def table_line(ad: TableAd, state: str = "live") -> Text:
     """One table as a line (two when it cannot be joined: the reason, naming both versions);
@@ -81,7 +83,7 @@ def table_line(ad: TableAd, state: str = "live") -> Text:
     text.append(f"{format_address(ad.address, ad.port):<22} ")
     seats = ngettext("{taken}/{seats} seat", "{taken}/{seats} seats", ad.seats)
     text.append(seats.format(taken=ad.taken, seats=ad.seats) + "  ")
-    text.append(f"{_(TABLE_STATES.get(ad.state, ad.state)):<8} ")
+    text.append(f"{state_word(ad.state):<8} ")
     text.append(f"v{ad.app}")
     extras = []
     if ad.code:
