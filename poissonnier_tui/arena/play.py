@@ -65,6 +65,17 @@ class PlayCounts(Protocol):
         ...
 
 
+def tally_word(game: str, key: str) -> str:
+    """The words for the tally ``key`` of ``game`` (a score or play count, e.g.
+    ``"clients_served"``) in the current language, from its entry's ``tallies``;
+    the key itself, underscores as spaces, when the game does not name it."""
+    try:
+        words = game_entry(game).tallies.get(key)
+    except ValueError:  # a game this app does not have
+        words = None
+    return _(words) if words else key.replace("_", " ")
+
+
 def check_lineup(entry: GameEntry, players: int, kinds: Sequence[str]) -> None:
     """Check a lineup of bot levels for ``players`` seats of ``entry``'s game.
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from poissonnier_tui.arena.play import check_lineup, entry_of, play_game
+from poissonnier_tui.arena.play import check_lineup, entry_of, play_game, tally_word
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
 from poissonnier_tui.i18n import _, ngettext
@@ -107,9 +107,8 @@ class SimulationReport:
             for i, (kind, wins) in enumerate(zip(self.bots, self.wins_by_seat, strict=True))
         )
         tallies = "".join(
-            "; "
-            + _("{tally} per game {mean}").format(
-                tally=k.replace("_", " "), mean=f"{self.mean(k):.1f}"
+            _("; {tally} per game {mean}").format(
+                tally=tally_word(self.game, k), mean=f"{self.mean(k):.1f}"
             )
             for k in self.totals
         )

@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from poissonnier_tui.arena.play import GameRecord, check_lineup, entry_of, play_game
+from poissonnier_tui.arena.play import (
+    GameRecord,
+    check_lineup,
+    entry_of,
+    play_game,
+    tally_word,
+)
 from poissonnier_tui.arena.stats import game_seeds, means, percentile, seat_scores, wilson_interval
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
 from poissonnier_tui.i18n import _, ngettext
@@ -139,26 +145,29 @@ class TournamentReport:
         head = (
             ngettext(
                 "{n} game of {game}, {players} players, seat-rotated "
-                "({deals} shuffles, each in every seating), seed {seed}",
+                "({shuffles}, each in every seating), seed {seed}",
                 "{n} games of {game}, {players} players, seat-rotated "
-                "({deals} shuffles, each in every seating), seed {seed}",
+                "({shuffles}, each in every seating), seed {seed}",
                 self.games,
             ).format(
-                n=self.games, game=self.game, players=self.players, deals=self.deals_played,
-                seed=self.seed,
+                n=self.games, game=self.game, players=self.players, seed=self.seed,
+                shuffles=ngettext("{n} shuffle", "{n} shuffles", self.deals_played).format(
+                    n=self.deals_played
+                ),
             )
             + (
                 _(", hard budget ×{budget}").format(budget=f"{self.budget:g}")
                 if self.budget != 1.0
                 else ""
             )
-            + f"; {self.seconds:.1f} s"
+            + _("; {seconds} s").format(seconds=f"{self.seconds:.1f}")
         )  # fmt: skip
         score_keys = list(dict.fromkeys(k for e in self.entrants for k in e.scores))
         count_keys = list(dict.fromkeys(k for e in self.entrants for k in e.counts))
         rows = [
             (
-                _("bot"), _("win rate"), _("95% CI"), *score_keys, *count_keys,
+                _("bot"), _("win rate"), _("95% CI"),
+                *(tally_word(self.game, k) for k in [*score_keys, *count_keys]),
                 _("ms med"), _("ms p95"), _("cpu p95"), _("illegal"),
             )
         ]  # fmt: skip
@@ -201,7 +210,7 @@ class TournamentReport:
             + _("scores: mean of each final score per game; ")
             + (
                 _("{tallies}: the game's tallies, all games; ").format(
-                    tallies=", ".join(count_keys)
+                    tallies=", ".join(tally_word(self.game, k) for k in count_keys)
                 )
                 if count_keys
                 else ""
