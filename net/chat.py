@@ -23,6 +23,7 @@ from typing import ClassVar, Final
 from net.game import Wire
 from net.guard import TokenBucket
 from net.schema import BadMessage
+from net.wording import worded
 
 CHAT_MAX: Final = 200
 """Longest chat message, in characters, after cleaning."""
@@ -128,20 +129,14 @@ def clean_chat(text: str) -> str:
         if char in _SPACES:
             kept.append(" ")
         elif unicodedata.category(char) in _REFUSED_CATEGORIES:
-            raise BadMessage(
-                "bad_chat", "A chat message cannot hold control characters; nothing was sent."
-            )
+            raise BadMessage("bad_chat", *worded("chat_control"))
         else:
             kept.append(char)
     cleaned = _RUNS.sub(" ", "".join(kept)).strip(" ")  # no-break spaces stay
     if not cleaned:
-        raise BadMessage("bad_chat", "A chat message needs some text; nothing was sent.")
+        raise BadMessage("bad_chat", *worded("chat_empty"))
     if len(cleaned) > CHAT_MAX:
-        raise BadMessage(
-            "chat_too_long",
-            f"A chat message holds at most {CHAT_MAX} characters, not {len(cleaned)}; "
-            "nothing was sent.",
-        )
+        raise BadMessage("chat_too_long", *worded("chat_too_long", most=CHAT_MAX, n=len(cleaned)))
     return cleaned
 
 
@@ -179,7 +174,7 @@ class ChatRoom:
             bucket = TokenBucket(self.policy.rate, self.policy.burst)
             self._buckets[sender] = bucket
         if not bucket.take(self._clock()):
-            raise BadMessage("slow_down", "You are chatting too fast; wait a moment.")
+            raise BadMessage("slow_down", *worded("chat_fast"))
         return Said(seat=seat, name=name, text=cleaned, after=after)
 
     def reaches(self, said: Said, seat: int | None) -> bool:

@@ -37,6 +37,7 @@ from net.schema import (
     Spec,
     Str,
 )
+from net.wording import worded
 
 NAME_MAX: Final = 24
 """Longest player or table name, in characters."""
@@ -561,11 +562,13 @@ _SERVER: Final[dict[str, _Parser]] = {
 def _parse(raw: Wire, table: Mapping[str, _Parser]) -> Any:
     kind = raw.get("type")
     if not isinstance(kind, str):
-        raise BadMessage("bad_message", "Every message needs a 'type' field holding text.")
+        raise BadMessage("bad_message", *worded("no_type"))
     parser = table.get(kind)
     if parser is None:
         known = ", ".join(sorted(table))
-        raise BadMessage("bad_message", f"Unknown message type {kind[:32]!r}; expected {known}.")
+        raise BadMessage(
+            "bad_message", *worded("unknown_type", type=repr(kind[:32]), expected=known)
+        )
     spec, build = parser
     spec.check(raw, kind)
     return build(raw)

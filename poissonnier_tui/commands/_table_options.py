@@ -33,9 +33,11 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number of seconds: {text}").format(text=repr(text))
+        ) from None
     if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+        raise argparse.ArgumentTypeError(_("must be more than 0 seconds"))
     return value
 
 
@@ -46,7 +48,9 @@ def port_number(text: str) -> int:
         argparse.ArgumentTypeError: not a number in range.
     """
     if not text.isdigit() or not 0 <= int(text) < 65536:
-        raise argparse.ArgumentTypeError(f"not a port number (0-65535): {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("not a port number (0-65535): {text}").format(text=repr(text))
+        )
     return int(text)
 
 
@@ -56,7 +60,7 @@ def default_table_name() -> str:
         who = getpass.getuser()
     except Exception:  # no user name in this environment (getuser raises several kinds)
         who = socket.gethostname().split(".")[0] or "Poissonnier"
-    return f"{who}'s table"[:64]
+    return _("{name}'s table").format(name=who)[:64]
 
 
 def default_player_name() -> str:
@@ -64,8 +68,8 @@ def default_player_name() -> str:
     try:
         who = getpass.getuser()
     except Exception:  # no user name in this environment (getuser raises several kinds)
-        return "Player"
-    return who[:24] or "Player"
+        return _("Player")
+    return who[:24] or _("Player")
 
 
 def add_level_option(p: argparse.ArgumentParser) -> None:

@@ -30,7 +30,7 @@ def add_solo_options(p: argparse.ArgumentParser) -> None:
                "(Le Poissonnier 1-4; default {default})").format(default=DEFAULT_BOTS),
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
-    p.add_argument("--name", default="You", help=_("your name at the table"))
+    p.add_argument("--name", default=_("You"), help=_("your name at the table"))
     add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=DEFAULT_BOT_DELAY, metavar="SECONDS",

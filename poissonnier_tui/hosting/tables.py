@@ -49,6 +49,7 @@ from poissonnier_tui.hosting.persistence import (
     record_table,
     restore_table,
 )
+from poissonnier_tui.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def kind_for(kinds: tuple[str, ...], index: int) -> str:
         ValueError: ``kinds`` is empty.
     """
     if not kinds:
-        raise ValueError("no bot level given")
+        raise ValueError(_("no bot level given"))
     return kinds[index % len(kinds)]
 
 
@@ -218,31 +219,44 @@ class TableSettings:
         out = []
         low, high = entry.min_seats, entry.max_seats
         if not low <= self.seats <= high:
-            out.append(f"a table of {entry.title} has {low} to {high} seats, not {self.seats}")
+            out.append(
+                _("a table of {game} has {low} to {high} seats, not {n}").format(
+                    game=entry.title, low=low, high=high, n=self.seats
+                )
+            )
         most = self.seats - 1 if self.host_seat else self.seats
         if not 0 <= self.bots <= most:
-            out.append(f"--bots must be 0 to {most} with {self.seats} seats")
+            out.append(
+                ngettext(
+                    "--bots must be 0 to {most} with {n} seat",
+                    "--bots must be 0 to {most} with {n} seats",
+                    self.seats,
+                ).format(most=most, n=self.seats)
+            )
         if not self.bot_kinds:
-            out.append("name at least one bot level")
+            out.append(_("name at least one bot level"))
         for kind in self.bot_kinds:
             if kind not in entry.bot_kinds:
                 out.append(
-                    f"unknown bot level {kind!r} for {entry.title}; "
-                    f"choose from {', '.join(entry.bot_kinds)}"
+                    _("unknown bot level {level} for {game}; choose from {levels}").format(
+                        level=repr(kind), game=entry.title, levels=", ".join(entry.bot_kinds)
+                    )
                 )
         if not (0 < len(self.name) <= 64 and self.name.isprintable() and self.name.strip()):
-            out.append("the table name must be 1 to 64 printable characters")
+            out.append(_("the table name must be 1 to 64 printable characters"))
         if self.code is not None and not 0 < len(self.code) <= 64:
-            out.append("the join code must be 1 to 64 characters")
+            out.append(_("the join code must be 1 to 64 characters"))
         if self.fill_timeout is not None and not self.fill_timeout > 0:
-            out.append("--fill-timeout must be a positive number of seconds")
+            out.append(_("--fill-timeout must be a positive number of seconds"))
         if self.port is not None and not 0 <= self.port < 65536:
-            out.append("--port must be 0 to 65535")
+            out.append(_("--port must be 0 to 65535"))
         if not out:
             try:  # the game checks its own options (and the seat count once more)
                 entry.definition.new_match(self.seed or 0, self.seats, dict(self.options))
             except ValueError as exc:
-                out.append(f"bad table option for {entry.title}: {exc}")
+                out.append(
+                    _("bad table option for {game}: {why}").format(game=entry.title, why=exc)
+                )
         return out
 
 
@@ -495,7 +509,9 @@ def resume_server(
     try:
         entry = game_entry(plan.header.game)
     except ValueError as exc:
-        raise ResumeError(f"This log's game cannot be played here: {exc}.") from None
+        raise ResumeError(
+            _("This log's game cannot be played here: {why}.").format(why=exc)
+        ) from None
     kinds = bots or BotKinds(entry)
     seed = plan.header.seed
 
@@ -552,7 +568,11 @@ async def open_table(
     seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
     if resume is not None:
         if resume.header.game != entry.name:
-            raise ResumeError(f"This is a log of {resume.header.game!r}, not of {entry.name!r}.")
+            raise ResumeError(
+                _("This is a log of {game}, not of {other}.").format(
+                    game=repr(resume.header.game), other=repr(entry.name)
+                )
+            )
         seed = resume.header.seed
     listen = settings.interface or ANY  # every address, IPv6 and IPv4
     first_bot = settings.seats - settings.bots

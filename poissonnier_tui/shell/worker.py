@@ -27,6 +27,8 @@ from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
+from poissonnier_tui.i18n import _
+from poissonnier_tui.refusals import goodbye_text, refusal_or_message
 from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
@@ -161,10 +163,11 @@ class TableRelay:
         try:
             link = await self._connect(session, say=say)
         except OSError as exc:  # a host's port is taken, a bad --interface
-            self._post(ConnectFailed("unreachable", f"Cannot open the table: {exc}"))
+            message = _("Cannot open the table: {why}").format(why=exc)
+            self._post(ConnectFailed("unreachable", message))
             return
         except JoinError as exc:
-            self._post(ConnectFailed(exc.code, exc.message))
+            self._post(ConnectFailed(exc.code, refusal_or_message(exc.params, exc.message)))
             return
         except Exception as exc:  # e.g. no free port, unknown bot kind: say so, don't die
             log.exception("Could not open the table.")
@@ -181,7 +184,6 @@ class TableRelay:
         Never raises: giving up becomes :class:`ConnectFailed`.
         """
         from poissonnier_tui import __version__
-        from poissonnier_tui.i18n import _
 
         def show(attempt: Attempt) -> None:
             if attempt.state == "trying":
@@ -208,7 +210,13 @@ class TableRelay:
                 code=session.code,
             )
         except GaveUp as exc:
-            message = _("The table did not come back: {why}").format(why=exc.message)
+            cause = exc.__cause__  # the last failure, a refusal said as data
+            why = (
+                refusal_or_message(cause.params, cause.message)
+                if isinstance(cause, JoinError)
+                else exc.message
+            )
+            message = _("The table did not come back: {why}").format(why=why)
             self._post(ConnectFailed(exc.code, message))
             return
         await self._relay(TableLink(dialled.client, None, dialled.address, game=session.game))
@@ -218,7 +226,7 @@ class TableRelay:
         self.link = link
         self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
-        reason = "The table closed the connection."
+        reason = _("The table closed the connection.")
         closed = goodbye = False
         try:
             async for msg in link.messages():
@@ -236,13 +244,14 @@ class TableRelay:
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
-                    reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    reason = goodbye_text(msg.reason)
                     closed = msg.reason == TABLE_CLOSED
                     goodbye = True
-            reason = link.lost_reason or reason
+            if not goodbye:  # a goodbye's reason is said above, from its code
+                reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
-            reason = f"The connection failed: {exc}"
+            reason = _("The connection failed: {why}").format(why=exc)
         finally:
             pump.cancel()
         self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
@@ -254,9 +263,8 @@ class TableRelay:
             try:
                 seq = await link.send_action(action)
             except Exception as exc:  # closed connection or an action that can't be sent
-                self._post(
-                    ActionRefused("not_sent", f"Could not send that move: {exc}", None, action)
-                )
+                message = _("Could not send that move: {why}").format(why=exc)
+                self._post(ActionRefused("not_sent", message, None, action))
                 continue
             self.sent[seq] = action
 
@@ -302,7 +310,8 @@ class TableRelay:
         try:
             await link.say(text)
         except Exception as exc:  # a closed connection: say so, never raise in a task
-            self._post(ActionRefused("not_sent", f"Could not send that message: {exc}", None))
+            message = _("Could not send that message: {why}").format(why=exc)
+            self._post(ActionRefused("not_sent", message, None))
 
     @property
     def queued(self) -> int:

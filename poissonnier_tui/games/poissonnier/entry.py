@@ -23,6 +23,16 @@ ENTRY: Final = GameEntry(
     ui="poissonnier_tui.games.poissonnier.ui",
     options={},
     fallback_from_view=fallback_from_view,
+    tallies={
+        # i18n: column headings of the simulate and tournament reports.
+        "coins": N_("coins"),
+        "clients": N_("clients"),
+        "stamps": N_("stamps"),
+        "deals": N_("deals"),
+        "proposals": N_("proposals"),
+        "counters": N_("counters"),
+        "clients_served": N_("clients served"),
+    },
     summary=N_(
         "Fishmongers at a market: buy fish, keep it fresh in your crates and serve the "
         "clients' orders for coins and loyalty stamps."
