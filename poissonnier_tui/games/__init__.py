@@ -71,6 +71,9 @@ class GameEntry:
             (e.g. ready, decline, end the turn), from its view alone, or ``None``;
             a headless seat plays it when the table keeps refusing its bot's
             moves. ``None`` here: the seat then plays its first legal action.
+        seat_bot: wraps a bot seated at a table (``hosting/tables.py``), e.g. so it
+            gives reasons and quotes (Le Poissonnier: ``haggling.TableBot``); the
+            arena's bots are left bare. ``None``: seated as made.
     """
 
     name: str
@@ -85,6 +88,7 @@ class GameEntry:
     options: Mapping[str, Any]
     summary: str = ""
     fallback_from_view: Callable[[Mapping[str, Any]], Wire | None] | None = None
+    seat_bot: Callable[[Agent], Agent] | None = None
 
     @property
     def min_seats(self) -> int:

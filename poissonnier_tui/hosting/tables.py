@@ -94,12 +94,15 @@ class BotKinds:
         self._made: dict[int, tuple[Agent, str]] = {}  # the agent is kept: ids stay unique
 
     def make(self, kind: str, seed: int) -> Agent:
-        """A new bot of ``kind`` seeded by ``seed`` (R3), remembered.
+        """A new bot of ``kind`` seeded by ``seed`` (R3), as the game seats it
+        (``GameEntry.seat_bot``), remembered.
 
         Raises:
             ValueError: an unknown kind for this game.
         """
         agent = self._entry.make_bot(kind, seed)
+        if self._entry.seat_bot is not None:  # e.g. reasons and quotes at a table
+            agent = self._entry.seat_bot(agent)
         self._made[id(agent)] = (agent, kind)
         return agent
 

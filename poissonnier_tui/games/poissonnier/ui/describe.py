@@ -19,6 +19,7 @@ from textual.markup import escape
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import NAMES, chip, chips
+from poissonnier_tui.games.poissonnier.ui.reasons import decline_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import _, ngettext
 
@@ -205,6 +206,8 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
         )
     if t == "lapse":
         return f"Offer #{event['proposal']} lapsed: it can no longer be carried out (§4)."
+    if t == "decline" and event.get("reason"):
+        return decline_text(snap, event)  # with its reason and counter-price (§4)
     if t == "decline":
         return f"{who(snap, seat)} declined offer #{event['proposal']}."
     if t == "withdraw":
