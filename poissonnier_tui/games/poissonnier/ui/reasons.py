@@ -54,16 +54,14 @@ def because(reason: str, offered: int, price: int | None) -> str:
         price: the decliner's counter-price, or ``None``.
     """
     if reason == "too_cheap":
-        said = ngettext(
-            "{n} coin is too little", "{n} coins is too little", offered
-        ).format(n=offered)
+        said = ngettext("{n} coin is too little", "{n} coins is too little", offered).format(
+            n=offered
+        )
         if price is not None:
             said = _("{said} — {price} and it's yours").format(said=said, price=_coins(price))
         return said
     if reason == "too_dear":
-        said = ngettext("{n} coin is too much", "{n} coins is too much", offered).format(
-            n=offered
-        )
+        said = ngettext("{n} coin is too much", "{n} coins is too much", offered).format(n=offered)
         if price is not None:
             said = _("{said} — {price} and it's a deal").format(said=said, price=_coins(price))
         return said

@@ -5,11 +5,11 @@ from __future__ import annotations
 from stacking import act, fill_and_ready, stacked_game
 from test_app_describe import plain, snap_of
 
+from poissonnier_tui import i18n
 from poissonnier_tui.games.poissonnier.rules.actions import Decline, Propose
 from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.ui.describe import event_text
 from poissonnier_tui.games.poissonnier.ui.reasons import because
-from poissonnier_tui import i18n
 
 
 def _declined(decline: Decline, coins: int = 1) -> GameState:
@@ -31,7 +31,7 @@ def _declined(decline: Decline, coins: int = 1) -> GameState:
 def test_the_log_says_why_and_at_what_price() -> None:
     state = _declined(Decline(1, "too_cheap", 3))
     line = plain(event_text(snap_of(state, 0), state.log[-1]) or "")
-    assert line == "Bot 1 declined offer #1: \"1 coin is too little — 3 coins and it's yours\"."
+    assert line == 'Bot 1 declined offer #1: "1 coin is too little — 3 coins and it\'s yours".'
     state = _declined(Decline(1, "need_it"), coins=2)
     line = plain(event_text(snap_of(state, 2), state.log[-1]) or "")
     assert line == 'Bot 1 declined offer #1: "I need those fish myself".'
