@@ -53,7 +53,7 @@ from net.messages import (
 )
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
-from net.turns import Outcome, TimeLimit, TurnKeeper
+from net.turns import BOT_PATIENCE, Outcome, TimeLimit, TurnKeeper
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +226,9 @@ class TableServer:
             defaults let everyone hear everyone.
         drafts: How long and how often a person drafting a move holds the
             bots (:class:`net.drafts.DraftRules`).
+        bot_patience: Seconds a bot that waits on a person (e.g. for an
+            answer to its offer) is left before it is asked again and may
+            withdraw (:data:`net.turns.BOT_PATIENCE`).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -260,6 +263,7 @@ class TableServer:
         clock: Callable[[], float] = time.monotonic,
         chat: ChatPolicy | None = None,
         drafts: DraftRules | None = None,
+        bot_patience: float = BOT_PATIENCE,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -322,6 +326,7 @@ class TableServer:
             absent_grace=absent_grace,
             resume_grace=resume_grace,
             holds=self._drafts,
+            bot_patience=bot_patience,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
