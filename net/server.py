@@ -26,7 +26,14 @@ import msgpack
 from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
-from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
+from net.frames import (
+    CLIENT_LIMITS,
+    PROTOCOL_VERSION,
+    ConnectionLost,
+    FrameError,
+    encode,
+    wire_copy,
+)
 from net.game import Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
@@ -51,6 +58,7 @@ from net.messages import (
     check_action,
     parse_client_message,
 )
+from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
 from net.turns import BOT_PATIENCE, Outcome, TimeLimit, TurnKeeper
@@ -300,6 +308,7 @@ class TableServer:
         chat is not game state."""
         self._chat = ChatRoom(chat or ChatPolicy(), clock)
         self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
+        self._prices = PriceDesk(clock)
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -788,7 +797,10 @@ class TableServer:
     async def _dispatch(
         self,
         client: _Client,
-        msg: Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong,
+        msg: (
+            Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed
+            | Ping | Pong
+        ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -803,6 +815,10 @@ class TableServer:
             await self._say(client, msg.text)
         elif isinstance(msg, DraftRequest):
             await self._draft(client, msg.on)
+        elif isinstance(msg, PriceAsk):
+            await self._ask_price(client, msg)
+        elif isinstance(msg, PriceNamed):
+            await self._name_price(client, msg)
         elif client.seat is None:
             self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -852,6 +868,53 @@ class TableServer:
             for other in self._clients:
                 if self._chat.reaches(said, other.seat):
                     other.conn.send_frame(frame)
+
+    async def _ask_price(self, client: _Client, msg: PriceAsk) -> None:
+        """A seat asks another its price (``net/prices.py``): a bot names it from its own
+        view, a person is asked; the answer goes to the asker only."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            try:
+                deal = self._prices.question(
+                    client, client.seat, msg.to, msg.deal, self._table.match,
+                    self._table.seat_count,
+                )  # fmt: skip
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            agent = self._table.agent(msg.to)
+            if not isinstance(agent, Quoting):
+                person = self._by_seat.get(msg.to) if agent is None else None
+                if person is None or client.seat is None:
+                    self._refuse(client, "not_here", "That seat cannot name a price now.")
+                    return
+                self._prices.asked(client.seat, msg.to, deal)
+                person.conn.send(PriceAsked(client.seat, deal).to_wire())
+                return
+            view = wire_copy(self._table.view(msg.to))
+        try:
+            coins = await asyncio.to_thread(agent.quote, view, deal)
+        except Exception:
+            log.exception("The bot at seat %d failed to name a price.", msg.to)
+            coins = None
+        if client in self._clients:
+            client.conn.send(Priced(msg.to, deal, coins, bot=True).to_wire())
+
+    async def _name_price(self, client: _Client, msg: PriceNamed) -> None:
+        """A person answers a price question; only the asker hears it (``net/prices.py``)."""
+        async with self._lock:
+            if client not in self._clients or client.seat is None:
+                self._refuse(client, "not_a_player", "Only a seated player names a price.")
+                return
+            try:
+                self._prices.answer(client, client.seat, msg.to, msg.deal)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message)
+                return
+            asker = self._by_seat.get(msg.to)
+            if asker is not None:
+                asker.conn.send(Priced(client.seat, msg.deal, msg.coins, bot=False).to_wire())
 
     async def _draft(self, client: _Client, on: bool) -> None:
         """A seat starts or ends a draft (``net/drafts.py``); everyone is told."""
