@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import msgpack
 
-from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
+from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said, Talking, Voice
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
 from net.frames import (
@@ -309,6 +309,7 @@ class TableServer:
         self._chat = ChatRoom(chat or ChatPolicy(), clock)
         self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
         self._prices = PriceDesk(clock)
+        self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -859,15 +860,54 @@ class TableServer:
             except BadMessage as exc:
                 self._refuse(client, exc.code, exc.message)
                 return
-            if self.on_chat is not None:
+            await self._relay_said(said)
+            if self._table.match is not None and any(
+                isinstance(a, Talking) for a in self._table.bots().values()
+            ):
+                task = asyncio.create_task(self._bots_answer(said), name="bots answer")
+                self._handlers.add(task)
+                task.add_done_callback(self._handlers.discard)
+
+    async def _relay_said(self, said: Said) -> None:
+        """Record ``said`` and send it to everyone who may hear it (under the lock)."""
+        if self.on_chat is not None:
+            try:
+                await self.on_chat(said)
+            except Exception:
+                log.exception("on_chat failed; the message is relayed unrecorded.")
+        frame = encode(said.to_wire())
+        for other in self._clients:
+            if self._chat.reaches(said, other.seat):
+                other.conn.send_frame(frame)
+
+    async def _bots_answer(self, said: Said) -> None:
+        """Each talking bot (``net.chat.Talking``) may answer a person's message once,
+        from its own seat's view, in its own name and chat budget."""
+        async with self._lock:
+            names = [info.name for info in self._table.seat_infos()]
+            asked = [
+                (seat, agent, wire_copy(self._table.view(seat)))
+                for seat, agent in sorted(self._table.bots().items())
+                if isinstance(agent, Talking) and self._table.phase == "playing"
+            ]
+        for seat, agent, view in asked:
+            try:
+                text = await asyncio.to_thread(agent.chat_reply, view, said.seat, said.text, names)
+            except Exception:
+                log.exception("The bot at seat %d failed to answer the chat.", seat)
+                continue
+            if not text:
+                continue
+            async with self._lock:
+                if self._closing or self._table.agent(seat) is not agent:
+                    continue
+                voice = self._voices.setdefault(seat, Voice(seat))
                 try:
-                    await self.on_chat(said)
-                except Exception:
-                    log.exception("on_chat failed; the message is relayed unrecorded.")
-            frame = encode(said.to_wire())
-            for other in self._clients:
-                if self._chat.reaches(said, other.seat):
-                    other.conn.send_frame(frame)
+                    answer = self._chat.say(voice, seat, names[seat], text, self._table.rev)
+                except BadMessage as exc:
+                    log.info("The bot at seat %d did not answer: %s", seat, exc.message)
+                    continue
+                await self._relay_said(answer)
 
     async def _ask_price(self, client: _Client, msg: PriceAsk) -> None:
         """A seat asks another its price (``net/prices.py``): a bot names it from its own

@@ -141,3 +141,26 @@ async def test_spectators_wrong_sides_and_floods_are_refused() -> None:
         assert server.rev == rev  # asking changed nothing at the table
         for client in (eve, ana, bob):
             await client.close()
+
+
+async def test_a_bot_answers_the_quick_phrase_that_concerns_it_in_chat() -> None:
+    async with _table() as server:
+        ana, ana_w = await join(server, "Ana", game="poissonnier", app_version="1.0")
+        bob, bob_w = await join(server, "Bob", game="poissonnier", app_version="1.0")
+        for client in (ana, bob):
+            await client.send_action({"type": "ready"})
+        await _serving(ana_w)
+        await ana.say("Anyone have M?")  # the chat's quick phrase, finished with a fish
+        answer = await bob_w.until(lambda m: isinstance(m, Said) and m.seat == 1, 10.0)
+        assert answer.name == "Bot 1"  # the bot speaks in its own name
+        assert answer.text == "I have M: 2 coins for one."
+        heard = await ana_w.until(lambda m: isinstance(m, Said) and m.seat == 1, 10.0)
+        assert heard.text == answer.text  # chat is public: everyone hears the bot
+        await ana.send_action({"type": "propose", "seller": 1, "fish": [[0, 1]], "coins": 2})
+        await ana_w.until(
+            lambda m: isinstance(m, View) and any(e["t"] == "deal" for e in m.view["log"]), 10.0
+        )
+        said = [m for m in ana_w.seen if isinstance(m, Said)]
+        assert [m.seat for m in said] == [0, 1]  # one answer to one phrase
+        for client in (ana, bob):
+            await client.close()

@@ -10,6 +10,12 @@ arena's, whose pinned games stay as they are):
   computed from its own view with the declined proposal gone.
 * **Quotes.** :meth:`TableBot.quote` names the price at which it would say
   yes to a deal, asked before the deal is made (the deal dialog).
+* **Market talk.** :meth:`TableBot.chat_reply` answers the chat's quick phrases
+  that concern it (:mod:`poissonnier_tui.games.poissonnier.talk`): "Anyone have
+  M?" from the active player, when M is in one of its crates, with its price
+  for one; "How much?" naming it, with its price for one fish of each crate
+  (to the active player), or what it pays for one of each of the speaker's
+  (when the bot is active). Said in the table's language; prices kept.
 * **A price named is a price kept.** Every price it names (in a decline or a
   quote) is remembered for the rest of the turn: offered that deal at that
   price or better for it, it accepts. The quote is what the bot itself
@@ -24,14 +30,21 @@ above makes them hold.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from net.game import Agent, Wire
 from poissonnier_tui.games.poissonnier.bots.hard import HardBot
 from poissonnier_tui.games.poissonnier.quotes import DEAL_FIELDS, quote
+from poissonnier_tui.games.poissonnier.talk import names_me, read_phrase
+from poissonnier_tui.i18n import _, ngettext
 
 _DealKey = tuple[Any, ...]
+
+NO_SPECIALS: Final = {
+    "seller_glacons": 0, "seller_arrivages": 0, "buyer_glacons": 0, "buyer_arrivages": 0,
+}  # fmt: skip
+"""A deal of fish alone."""
 
 
 def deal_of(proposal: Mapping[str, Any]) -> Wire:
@@ -107,6 +120,70 @@ class TableBot:
             self._forget_old(view)
             return self._quote(view, deal)
 
+    def chat_reply(
+        self, view: Wire, speaker: int | None, text: str, names: Sequence[str]
+    ) -> str | None:
+        """What this bot says back to ``text`` said by ``speaker``, or ``None`` (most lines).
+
+        Args:
+            view: this seat's view now.
+            speaker: the speaker's seat (``None``: a spectator, never answered).
+            text: what was said (``net.chat``: cleaned).
+            names: every seat's name, in seat order (public).
+
+        Returns:
+            One line in the table's language, or ``None``: the phrase does not
+            concern it (see the module docstring), or it is not the serve step.
+        """
+        phrase = read_phrase(text)
+        if phrase is None or speaker is None or view.get("phase") != "serve":
+            return None
+        me, active = int(view["seat"]), int(view["active"])
+        with self._lock:
+            self._forget_old(view)
+            if phrase.kind == "anyone_have":
+                return self._have(view, speaker, me, active, str(phrase.fish))
+            if me < len(names) and names_me(text, names[me]):
+                return self._how_much(view, speaker, me, active)
+        return None
+
+    def _have(self, view: Wire, speaker: int, me: int, active: int, fish: str) -> str | None:
+        """The answer to "Anyone have M?" from the active player: a crate of M here (§4)."""
+        if speaker != active or me == active:
+            return None
+        crates = [str(c) for c in view["seats"][me]["crates"]]
+        crate = next((k for k, c in enumerate(crates) if c and c[0] == fish), None)
+        if crate is None:
+            return None
+        deal = {"proposer": speaker, "seller": me, "fish": [[crate, 1, fish]], **NO_SPECIALS}
+        price = self._quote(view, deal)
+        if price is None:
+            return _("I have {fish}, but it is not for sale.").format(fish=fish)
+        return _("I have {fish}: {price} for one.").format(fish=fish, price=_coins(price))
+
+    def _how_much(self, view: Wire, speaker: int, me: int, active: int) -> str | None:
+        """The answer to "How much?" naming this bot: a price for one fish of each crate."""
+        if speaker == active and me != active:
+            seller, selling = me, True
+        elif me == active and speaker != me:
+            seller, selling = speaker, False
+        else:
+            return None
+        said = []
+        for k, codes in enumerate(str(c) for c in view["seats"][seller]["crates"]):
+            if not codes:
+                continue
+            deal = {"proposer": speaker, "seller": seller, "fish": [[k, 1, codes[0]]],
+                    **NO_SPECIALS}  # fmt: skip
+            price = self._quote(view, deal)
+            worth = _("no price") if price is None else _coins(price)
+            said.append(_("one {fish}: {price}").format(fish=codes[0], price=worth))
+        if not said:
+            return None
+        if selling:
+            return _("My prices — {prices}.").format(prices="; ".join(said))
+        return _("I would pay — {prices}.").format(prices="; ".join(said))
+
     # ------------------------------------------------------------------ inside
 
     def _forget_old(self, view: Mapping[str, Any]) -> None:
@@ -162,6 +239,10 @@ class TableBot:
         if price is None:
             return {**decline, "reason": "not_selling" if selling else "no_use"}
         return {**decline, "reason": "no_thanks"}
+
+
+def _coins(n: int) -> str:
+    return ngettext("{n} coin", "{n} coins", n).format(n=n)
 
 
 def seat_bot(bot: Agent) -> Agent:
