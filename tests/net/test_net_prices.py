@@ -34,6 +34,17 @@ def _table() -> TableServer:
     )  # fmt: skip
 
 
+async def _market(server: TableServer) -> list[tuple[Any, Watch]]:
+    """Ana (seat 0), Bob (seat 2) and Eve (watching) join; Ana and Bob declare ready at
+    once (crates empty), the bot fills its own."""
+    eve = await join(server, "Eve", role="spectator", game="poissonnier", app_version="1.0")
+    ana = await join(server, "Ana", game="poissonnier", app_version="1.0")
+    bob = await join(server, "Bob", game="poissonnier", app_version="1.0")
+    for client, _watch in (ana, bob):
+        await client.send_action({"type": "ready"})
+    return [ana, bob, eve]
+
+
 async def _serving(watch: Watch) -> dict[str, Any]:
     msg = await watch.until(lambda m: isinstance(m, View) and m.view["phase"] == "serve", 10.0)
     assert isinstance(msg, View)
@@ -50,13 +61,7 @@ async def _heard_nothing_more_than(watch: Watch, client: Any, mark: str) -> list
 
 async def test_a_bots_price_reaches_the_asker_only_and_holds() -> None:
     async with _table() as server:
-        eve, eve_w = await join(
-            server, "Eve", role="spectator", game="poissonnier", app_version="1.0"
-        )
-        ana, ana_w = await join(server, "Ana", game="poissonnier", app_version="1.0")
-        bob, bob_w = await join(server, "Bob", game="poissonnier", app_version="1.0")
-        for client in (ana, bob):
-            await client.send_action({"type": "ready"})
+        (ana, ana_w), (bob, bob_w), (eve, eve_w) = await _market(server)
         view = await _serving(ana_w)
         assert view["active"] == 0 and view["seats"][1]["crates"][0] == "M"
         await ana.ask_price(1, {"seller": 1, "fish": [[0, 1]]})
@@ -79,13 +84,7 @@ async def test_a_bots_price_reaches_the_asker_only_and_holds() -> None:
 
 async def test_a_person_is_asked_and_answers_once_to_the_asker_only() -> None:
     async with _table() as server:
-        eve, eve_w = await join(
-            server, "Eve", role="spectator", game="poissonnier", app_version="1.0"
-        )
-        ana, ana_w = await join(server, "Ana", game="poissonnier", app_version="1.0")
-        bob, bob_w = await join(server, "Bob", game="poissonnier", app_version="1.0")
-        for client in (ana, bob):
-            await client.send_action({"type": "ready"})
+        (ana, ana_w), (bob, bob_w), (eve, eve_w) = await _market(server)
         view = await _serving(bob_w)
         bob_crates = view["seats"][2]["crates"]
         assert all(c == "" for c in bob_crates)  # Bob laid out nothing
@@ -112,13 +111,7 @@ async def test_a_person_is_asked_and_answers_once_to_the_asker_only() -> None:
 
 async def test_spectators_wrong_sides_and_floods_are_refused() -> None:
     async with _table() as server:
-        eve, eve_w = await join(
-            server, "Eve", role="spectator", game="poissonnier", app_version="1.0"
-        )
-        ana, ana_w = await join(server, "Ana", game="poissonnier", app_version="1.0")
-        bob, bob_w = await join(server, "Bob", game="poissonnier", app_version="1.0")
-        for client in (ana, bob):
-            await client.send_action({"type": "ready"})
+        (ana, ana_w), (bob, bob_w), (eve, eve_w) = await _market(server)
         await _serving(ana_w)
         rev = server.rev
         await eve.ask_price(1, {"seller": 1, "fish": [[0, 1]]})
@@ -145,10 +138,7 @@ async def test_spectators_wrong_sides_and_floods_are_refused() -> None:
 
 async def test_a_bot_answers_the_quick_phrase_that_concerns_it_in_chat() -> None:
     async with _table() as server:
-        ana, ana_w = await join(server, "Ana", game="poissonnier", app_version="1.0")
-        bob, bob_w = await join(server, "Bob", game="poissonnier", app_version="1.0")
-        for client in (ana, bob):
-            await client.send_action({"type": "ready"})
+        (ana, ana_w), (bob, bob_w), (eve, _eve_w) = await _market(server)
         await _serving(ana_w)
         await ana.say("Anyone have M?")  # the chat's quick phrase, finished with a fish
         answer = await bob_w.until(lambda m: isinstance(m, Said) and m.seat == 1, 10.0)
@@ -162,5 +152,5 @@ async def test_a_bot_answers_the_quick_phrase_that_concerns_it_in_chat() -> None
         )
         said = [m for m in ana_w.seen if isinstance(m, Said)]
         assert [m.seat for m in said] == [0, 1]  # one answer to one phrase
-        for client in (ana, bob):
+        for client in (eve, ana, bob):
             await client.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_bot_quotes import MOMENTS  # serve steps: seat 0 active, seats 0 and 1 hold fish
 
 from poissonnier_tui.games.poissonnier.bots import LEVELS, make_bot
 from poissonnier_tui.games.poissonnier.haggling import TableBot
@@ -21,41 +22,12 @@ from poissonnier_tui.games.poissonnier.rules.actions import to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import (
     apply_wire,
     legal_actions,
-    new_game,
-    waiting_on,
 )
-from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 ROUNDS = 8
 """Offers a person makes at most before the bot has said a plain no (bots haggle 1-2 times)."""
-
-
-def _moments(seed: int, wanted: int) -> list[GameState]:
-    """Serve steps where seat 0 is active with nothing proposed and seats 0, 1 hold fish."""
-    state = new_game(seed, 3)
-    agents = [make_bot("medium", s) for s in range(3)]
-    found: list[GameState] = []
-    last_turn = -1
-    while state.phase is not Phase.OVER and len(found) < wanted:
-        if (
-            state.phase is Phase.SERVE
-            and state.active == 0
-            and state.turn != last_turn
-            and not state.proposals
-            and all(any(c.fish for c in state.seats[s].crates) for s in (0, 1))
-        ):
-            found.append(state.copy())
-            last_turn = state.turn
-        waiting = waiting_on(state)
-        s = min(waiting - {state.active}) if waiting - {state.active} else state.active
-        action = agents[s].act(view_for(state, s), [to_wire(a) for a in legal_actions(state, s)])
-        apply_wire(state, s, action or {"type": "ready" if state.phase is Phase.FILL
-                                        else "end_turn"})  # fmt: skip
-    return found
-
-
-MOMENTS = _moments(seed=31, wanted=3)
 
 
 def _ask(state: GameState, bot: TableBot, seat: int) -> dict[str, Any] | None:
@@ -63,15 +35,23 @@ def _ask(state: GameState, bot: TableBot, seat: int) -> dict[str, Any] | None:
     return bot.act(view_for(state, seat), legal)
 
 
-def _haggle(state: GameState, bot: TableBot, bot_seat: int, person: int, coins: int
-            ) -> dict[str, Any] | None:  # fmt: skip
+def _offer(state: GameState, bot: TableBot, bot_seat: int, person: int, coins: int,
+           crate: int | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The person proposes one fish of seat 1's ``crate`` (default: its first with fish)
+    at ``coins``; the bot's answer."""
+    if crate is None:
+        crate = next(k for k, c in enumerate(state.seats[1].crates) if c.fish)
+    apply_wire(state, person, {"type": "propose", "seller": 1, "fish": [[crate, 1]],
+                               "coins": coins})  # fmt: skip
+    return _ask(state, bot, bot_seat)
+
+
+def _haggle(state: GameState, bot: TableBot, bot_seat: int, person: int, coins: int,
+            crate: int | None = None) -> dict[str, Any] | None:  # fmt: skip
     """The person offers one fish of seat 1 at ``coins`` until the bot declines: the
     decline, or ``None`` if the bot accepted (a deal needs no reason)."""
-    crate = next(k for k, c in enumerate(state.seats[1].crates) if c.fish)
     for _ in range(ROUNDS):
-        apply_wire(state, person, {"type": "propose", "seller": 1, "fish": [[crate, 1]],
-                                   "coins": coins})  # fmt: skip
-        answer = _ask(state, bot, bot_seat)
+        answer = _offer(state, bot, bot_seat, person, coins, crate)
         assert answer is not None
         if answer["type"] == "propose":  # a counter: the person turns it down, offers again
             apply_wire(state, bot_seat, answer)
@@ -89,48 +69,53 @@ def _bot(kind: str, seed: int) -> TableBot:
     return TableBot(make_bot(kind, seed, budget=0.2) if kind == "hard" else make_bot(kind, seed))
 
 
+SIDES = {
+    # side: (bot seat, person seat, the person's first price, the bot's reasons)
+    "seller": (1, 0, lambda state: 0, ("too_cheap", "not_selling", "no_thanks")),
+    "buyer": (0, 1, lambda state: state.seats[0].coins, ("too_dear", "no_use", "no_thanks")),
+}
+
+
+@pytest.mark.parametrize("side", SIDES)
 @pytest.mark.parametrize("kind", LEVELS)
-def test_a_seller_bot_says_its_price_and_takes_it(kind: str) -> None:
-    priced = 0
+def test_a_bot_says_its_price_and_keeps_it(kind: str, side: str) -> None:
+    bot_seat, person, first_price, reasons = SIDES[side]
+    declined = priced = 0
     for n, moment in enumerate(MOMENTS):
         state = moment.copy()
         bot = _bot(kind, n)
-        decline = _haggle(state, bot, 1, 0, 0)
-        assert decline is not None  # nobody gives fish away for nothing here
-        assert decline["reason"] in ("too_cheap", "not_selling", "no_thanks")
-        if "price" not in decline:
-            continue
-        assert decline["reason"] == "too_cheap" and decline["price"] > 0
-        priced += 1
-        crate = next(k for k, c in enumerate(state.seats[1].crates) if c.fish)
-        apply_wire(state, 0, {"type": "propose", "seller": 1, "fish": [[crate, 1]],
-                              "coins": decline["price"]})  # fmt: skip
-        answer = _ask(state, bot, 1)
-        assert answer == {"type": "accept", "proposal": state.proposals[-1].id}, (kind, answer)
-    assert priced >= 2, kind
-
-
-@pytest.mark.parametrize("kind", LEVELS)
-def test_a_buyer_bot_says_its_price_and_pays_it(kind: str) -> None:
-    declined = 0
-    for n, moment in enumerate(MOMENTS):
-        state = moment.copy()
-        bot = _bot(kind, n)
-        most = state.seats[0].coins
-        decline = _haggle(state, bot, 0, 1, most)
+        offered = first_price(state)
+        decline = _haggle(state, bot, bot_seat, person, offered)
         if decline is None:
-            continue  # it pays all it holds: nothing to explain
-        assert decline["reason"] in ("too_dear", "no_use", "no_thanks")
+            assert side == "buyer"  # it pays all it holds; nobody gives fish for nothing
+            continue
         declined += 1
+        assert decline["reason"] in reasons
         if "price" not in decline:
             continue
-        assert decline["reason"] == "too_dear" and 0 <= decline["price"] < most
-        crate = next(k for k, c in enumerate(state.seats[1].crates) if c.fish)
-        apply_wire(state, 1, {"type": "propose", "seller": 1, "fish": [[crate, 1]],
-                              "coins": decline["price"]})  # fmt: skip
-        answer = _ask(state, bot, 0)
+        priced += 1
+        assert decline["reason"] == reasons[0]
+        assert decline["price"] > offered if side == "seller" else decline["price"] < offered
+        answer = _offer(state, bot, bot_seat, person, decline["price"])
         assert answer == {"type": "accept", "proposal": state.proposals[-1].id}, (kind, answer)
-    assert declined >= (0 if kind == "easy" else 1), kind  # the easy bot pays any price
+    # Each level names a price it keeps; as buyer the easy bot pays any price it holds.
+    assert priced >= (2 if side == "seller" else 0), (kind, priced)
+    assert declined >= (0 if (kind, side) == ("easy", "buyer") else 1), kind
+
+
+@pytest.mark.parametrize("kind", LEVELS)
+def test_an_active_bot_offered_fish_too_dear_names_what_it_pays_and_pays_it(kind: str) -> None:
+    """MOMENTS[2]: the active bot would pay for seat 1's F (crate 2); offered it at all
+    the bot holds, it haggles, then declines "too dear" with its price, and pays it."""
+    state = MOMENTS[2].copy()
+    assert state.seats[1].crates[1].fish[0][0] == "F"
+    bot = _bot(kind, 2)
+    most = state.seats[0].coins
+    decline = _haggle(state, bot, 0, 1, most, crate=1)
+    assert decline is not None and decline["reason"] == "too_dear"
+    assert 0 < decline["price"] < most
+    answer = _offer(state, bot, 0, 1, decline["price"], crate=1)
+    assert answer == {"type": "accept", "proposal": state.proposals[-1].id}, (kind, answer)
 
 
 def test_one_coin_below_the_named_price_is_not_accepted() -> None:
@@ -141,8 +126,5 @@ def test_one_coin_below_the_named_price_is_not_accepted() -> None:
     state = moment.copy()
     bot = _bot("medium", 0)
     assert _haggle(state, bot, 1, 0, 0) == decline  # the same haggle, the same words
-    crate = next(k for k, c in enumerate(state.seats[1].crates) if c.fish)
-    apply_wire(state, 0, {"type": "propose", "seller": 1, "fish": [[crate, 1]],
-                          "coins": decline["price"] - 1})  # fmt: skip
-    answer = _ask(state, bot, 1)
+    answer = _offer(state, bot, 1, 0, decline["price"] - 1)
     assert answer is not None and answer["type"] != "accept"
