@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
-from net.game import ActionRejected, Wire
+from net.game import Wire
 from net.guard import TokenBucket
 from net.schema import BadMessage
 
@@ -174,8 +174,10 @@ class PriceDesk:
 
         Raises:
             BadMessage: ``not_a_player`` (a spectator, or no game on), ``bad_question``
-                (no such seat, or oneself), ``no_prices`` (the game has none), the
-                game's own code, or ``slow_down``.
+                (no such seat, or oneself), ``no_prices`` (the game has none), or
+                ``slow_down``.
+            ActionRejected: the game's own refusal (its code and parameters, so each
+                client says it in its own language).
         """
         if asker is None or match is None:
             raise BadMessage("not_a_player", "Only a seated player in a game asks prices.")
@@ -184,10 +186,7 @@ class PriceDesk:
         if not isinstance(match, PriceQuestions):
             raise BadMessage("no_prices", "This game has no prices to ask.")
         self._spend(sender)
-        try:
-            return match.price_question(asker, seat, deal)
-        except ActionRejected as exc:
-            raise BadMessage(exc.code, exc.message) from None
+        return match.price_question(asker, seat, deal)
 
     def asked(self, asker: int, person: int, deal: Wire) -> None:
         """``person`` was asked ``deal``'s price by ``asker``: an answer may follow."""

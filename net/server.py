@@ -34,7 +34,7 @@ from net.frames import (
     encode,
     wire_copy,
 )
-from net.game import Agent, GameDefinition, TableMoveReason, Wire
+from net.game import ActionRejected, Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
@@ -922,6 +922,9 @@ class TableServer:
                 )  # fmt: skip
             except BadMessage as exc:
                 self._refuse(client, exc.code, exc.message)
+                return
+            except ActionRejected as exc:  # the game's refusal, said in each language
+                self._refuse(client, exc.code, exc.message, params=exc.params)
                 return
             agent = self._table.agent(msg.to)
             if not isinstance(agent, Quoting):

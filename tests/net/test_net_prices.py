@@ -93,6 +93,7 @@ async def test_a_person_is_asked_and_answers_once_to_the_asker_only() -> None:
         await ana.ask_price(2, {"seller": 2, "fish": [[0, 1]]})
         refused = await ana_w.until(lambda m: isinstance(m, ErrorReply), 5.0)
         assert refused.code == "fish_not_in_crate"
+        assert refused.params == {"key": "fish_not_in_crate", "rule": "§4"}  # said in any language
         # A deal of special cards only is a question Bob can be asked.
         await ana.ask_price(2, {"seller": 2, "seller_glacons": 1})
         asked = await bob_w.until(lambda m: isinstance(m, PriceAsked), 5.0)
