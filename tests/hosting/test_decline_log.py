@@ -51,7 +51,7 @@ async def test_reasons_on_both_sides_are_logged_and_replayed() -> None:
                 lambda v: (
                     v["log"][-1]["t"] == "decline"
                     or any(p["proposer"] == 1 for p in v["proposals"])
-                ),  # fmt: skip
+                ),
             )
             if view["log"][-1]["t"] == "decline":
                 bot_declined = view["log"][-1]
@@ -63,7 +63,7 @@ async def test_reasons_on_both_sides_are_logged_and_replayed() -> None:
                     "proposal": counter["id"],
                     "reason": "too_dear",
                     "price": counter["coins"] - 1,
-                }  # fmt: skip
+                }
             )
             await _next_view(messages, lambda v: not v["proposals"])
         assert bot_declined is not None and bot_declined["seat"] == 1
@@ -76,10 +76,12 @@ async def test_reasons_on_both_sides_are_logged_and_replayed() -> None:
     (path,) = sorted(games_dir().glob("*.plog"))
     log = read_log(path)
     declines = [a.action for a in log.actions if a.action["type"] == "decline"]
-    assert declines[-1] == {k: v for k, v in {
-        "type": "decline", "proposal": bot_declined["proposal"],
-        "reason": bot_declined["reason"], "price": bot_declined.get("price"),
-    }.items() if v is not None}  # fmt: skip
+    said = {"reason": bot_declined["reason"], "price": bot_declined.get("price")}
+    assert declines[-1] == {
+        "type": "decline",
+        "proposal": bot_declined["proposal"],
+        **{k: v for k, v in said.items() if v is not None},
+    }
     assert any(d.get("reason") == "too_dear" for d in declines[:-1])  # Ana on its counter
     replayed = replay_log(log).match
     assert replayed.view(None)["log"] == live.view(None)["log"]
