@@ -75,6 +75,9 @@ class GameEntry:
             arena's reports (their keys, e.g. ``"clients_served"``), marked with
             ``N_`` (reports show them through ``_``); a key missing here is shown
             as it is.
+        seat_bot: wraps a bot seated at a table (``hosting/tables.py``), e.g. so it
+            gives reasons and quotes (Le Poissonnier: ``haggling.TableBot``); the
+            arena's bots are left bare. ``None``: seated as made.
     """
 
     name: str
@@ -90,6 +93,7 @@ class GameEntry:
     summary: str = ""
     fallback_from_view: Callable[[Mapping[str, Any]], Wire | None] | None = None
     tallies: Mapping[str, str] = field(default_factory=dict)
+    seat_bot: Callable[[Agent], Agent] | None = None
 
     @property
     def min_seats(self) -> int:

@@ -19,6 +19,7 @@ from textual.markup import escape
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import chip, chips
+from poissonnier_tui.games.poissonnier.ui.reasons import decline_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 
@@ -348,6 +349,8 @@ def event_text(snap: TableSnapshot, event: Event) -> str | None:
         return _("Offer #{id} lapsed: it can no longer be carried out (§4).").format(
             id=event["proposal"]
         )
+    if t == "decline" and event.get("reason"):
+        return decline_text(snap, event)  # with its reason and counter-price (§4)
     if t == "decline":
         return person(
             snap,
