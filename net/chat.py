@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 import unicodedata
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from net.game import Wire
 from net.guard import TokenBucket
 from net.schema import BadMessage
+from net.wording import worded
 
 CHAT_MAX: Final = 200
 """Longest chat message, in characters, after cleaning."""
@@ -113,6 +114,30 @@ class ChatPolicy:
     burst: int = CHAT_BURST
 
 
+@runtime_checkable
+class Talking(Protocol):
+    """A bot that may answer what people say at the table (optional).
+
+    The table asks each such bot once per message a person (or spectator)
+    says, with its own seat's view; what it answers is said in its name like
+    any message (checked and rate-limited per bot). Bots never answer bots.
+    """
+
+    def chat_reply(
+        self, view: Wire, speaker: int | None, text: str, names: Sequence[str]
+    ) -> str | None:
+        """What to say back to ``text`` from ``speaker`` (``None``: a spectator), or
+        ``None``; ``names`` are the seats' names in seat order."""
+        ...
+
+
+class Voice:
+    """The chat budget's key for one bot seat (budgets are kept per sender)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
 def clean_chat(text: str) -> str:
     """The message as relayed: line breaks and tabs become spaces, runs of
     spaces one, no space at either end.
@@ -128,20 +153,14 @@ def clean_chat(text: str) -> str:
         if char in _SPACES:
             kept.append(" ")
         elif unicodedata.category(char) in _REFUSED_CATEGORIES:
-            raise BadMessage(
-                "bad_chat", "A chat message cannot hold control characters; nothing was sent."
-            )
+            raise BadMessage("bad_chat", *worded("chat_control"))
         else:
             kept.append(char)
     cleaned = _RUNS.sub(" ", "".join(kept)).strip(" ")  # no-break spaces stay
     if not cleaned:
-        raise BadMessage("bad_chat", "A chat message needs some text; nothing was sent.")
+        raise BadMessage("bad_chat", *worded("chat_empty"))
     if len(cleaned) > CHAT_MAX:
-        raise BadMessage(
-            "chat_too_long",
-            f"A chat message holds at most {CHAT_MAX} characters, not {len(cleaned)}; "
-            "nothing was sent.",
-        )
+        raise BadMessage("chat_too_long", *worded("chat_too_long", most=CHAT_MAX, n=len(cleaned)))
     return cleaned
 
 
@@ -179,7 +198,7 @@ class ChatRoom:
             bucket = TokenBucket(self.policy.rate, self.policy.burst)
             self._buckets[sender] = bucket
         if not bucket.take(self._clock()):
-            raise BadMessage("slow_down", "You are chatting too fast; wait a moment.")
+            raise BadMessage("slow_down", *worded("chat_fast"))
         return Said(seat=seat, name=name, text=cleaned, after=after)
 
     def reaches(self, said: Said, seat: int | None) -> bool:

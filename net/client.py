@@ -41,7 +41,9 @@ from net.messages import (
     check_action,
     parse_server_message,
 )
+from net.prices import PriceAsk, PriceNamed
 from net.schema import BadMessage
+from net.wording import WordedParams, worded
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +65,16 @@ class JoinError(Exception):
             ``"spectators_not_allowed"``, ``"bad_message"``...) or one of the
             client's own: ``"unreachable"``, ``"timeout"``, ``"closed"``, ``"bad_reply"``.
         message: A plain sentence for the player.
+        params: The sentence as data (:mod:`net.wording`), for the player's language.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: WordedParams = dict(params or {})
 
 
 class JoinDetails(TypedDict):
@@ -115,6 +121,8 @@ class TableClient:
         self._seq = 0
         self.lost_reason: str | None = None
         """Why the connection ended, once it has."""
+        self.lost_params: WordedParams = {}
+        """:attr:`lost_reason` as data (:mod:`net.wording`), for the player's language."""
         self.bye_reason: str | None = None
         """The reason code of the table's ``bye``, once it said one (e.g. ``"closing"``,
         :data:`net.messages.TABLE_CLOSED`: the table is gone for good, no seat remains)."""
@@ -151,7 +159,8 @@ class TableClient:
             async with asyncio.timeout(timeout):
                 reader, writer = await asyncio.open_connection(host, port)
         except (OSError, TimeoutError) as exc:
-            raise JoinError("unreachable", f"Cannot reach a table at {host}:{port}.") from exc
+            said = worded("unreachable", address=f"{host}:{port}")
+            raise JoinError("unreachable", *said) from exc
         return await cls.handshake(
             reader, writer, f"{host}:{port}", timeout=timeout, idle_timeout=idle_timeout, **details
         )
@@ -191,9 +200,9 @@ class TableClient:
             async with asyncio.timeout(timeout):
                 reply = parse_server_message(await conn.recv())
             if isinstance(reply, ErrorReply):
-                raise JoinError(reply.code, reply.message)
+                raise JoinError(reply.code, reply.message, reply.params)
             if not isinstance(reply, Welcome) or reply.protocol != PROTOCOL_VERSION:
-                raise JoinError("bad_reply", "The table did not answer with a welcome.")
+                raise JoinError("bad_reply", *worded("no_welcome"))
         except JoinError:
             conn.close("refused")
             await conn.wait_closed(1.0)
@@ -202,12 +211,10 @@ class TableClient:
             conn.abort("failed")
             await conn.wait_closed()
             if isinstance(exc, TimeoutError):
-                raise JoinError("timeout", f"The table at {where} did not answer.") from exc
+                raise JoinError("timeout", *worded("no_answer", address=where)) from exc
             if isinstance(exc, ConnectionLost):
-                raise JoinError(
-                    "closed", "The table closed the connection before answering."
-                ) from exc
-            raise JoinError("bad_reply", f"The table answered nonsense: {exc}") from exc
+                raise JoinError("closed", *worded("closed_early")) from exc
+            raise JoinError("bad_reply", *worded("nonsense", why=str(exc))) from exc
         except BaseException:  # cancelled mid-hello (a dial race lost): leave nothing open
             conn.abort("cancelled")
             raise
@@ -292,6 +299,25 @@ class TableClient:
         """
         self._send(DraftRequest(on).to_wire())
 
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal`` (net/prices.py). A bot's answer, or a
+        person's if they give one, comes to this client only as a ``priced``; a refusal
+        (a spectator, a question the game refuses, too fast) as an ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(PriceAsk(seat, dict(deal)).to_wire())
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question about ``deal`` (a ``price_asked``) with
+        ``coins``, or ``None`` for no price; only the asker hears it.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(PriceNamed(asker, dict(deal), coins).to_wire())
+
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""
         if not self._conn.closing:
@@ -305,6 +331,10 @@ class TableClient:
     def _send(self, msg: Wire) -> None:
         if not self._conn.send(msg):
             raise ConnectionLost(self.lost_reason or "The connection is closed.")
+
+    def _lost(self, said: tuple[str, WordedParams]) -> None:
+        """Record why the connection ended, in English and as data."""
+        self.lost_reason, self.lost_params = said
 
     async def _read_loop(self) -> None:
         try:
@@ -326,18 +356,19 @@ class TableClient:
                 self._inbox.put_nowait(msg)
                 if isinstance(msg, Bye):
                     self.bye_reason = msg.reason
-                    self.lost_reason = (
-                        "The host closed the table; nothing of it remains."
+                    self._lost(
+                        worded("table_closed")
                         if msg.reason == TABLE_CLOSED
-                        else f"The table said goodbye ({msg.reason or 'no reason'})."
+                        else worded("goodbye", reason=msg.reason or "no reason")
                     )
                     return
         except TimeoutError:
-            self.lost_reason = f"The table was silent for {self._idle_timeout:g} s."
+            self._lost(worded("silent", seconds=f"{self._idle_timeout:g}"))
         except FrameError as exc:
-            self.lost_reason = f"The table sent a garbled frame: {exc}"
+            self._lost(worded("garbled", why=str(exc)))
         except ConnectionLost:
-            self.lost_reason = self.lost_reason or "The table closed the connection."
+            if self.lost_reason is None:
+                self._lost(worded("connection_closed"))
         finally:
             self._conn.close(self._conn.close_reason or "closing")
             self._inbox.put_nowait(_END)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final, Unpack
 
 from net.client import CONNECT_TIMEOUT, IDLE_TIMEOUT, JoinDetails, JoinError, TableClient
+from net.wording import worded
 
 STAGGER: Final = 0.25
 """Seconds between the starts of two connection attempts (RFC 8305 suggests 0.25)."""
@@ -145,9 +146,9 @@ async def race_streams(
                 streams[1].close()
     if winner is None:
         if len(hosts) == 1:
-            raise JoinError("unreachable", f"Cannot reach a table at {_format(hosts[0], port)}.")
+            raise JoinError("unreachable", *worded("unreachable", address=_format(hosts[0], port)))
         tried = ", ".join(_format(h, port) for h in hosts)
-        raise JoinError("unreachable", f"Cannot reach the table at any of its addresses: {tried}.")
+        raise JoinError("unreachable", *worded("unreachable_any", addresses=tried))
     return winner
 
 

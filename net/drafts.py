@@ -27,6 +27,7 @@ from typing import ClassVar, Final
 
 from net.game import Wire
 from net.schema import BadMessage
+from net.wording import worded
 
 DRAFT_SECONDS: Final = 20.0
 """Longest one draft holds the bots, in seconds."""
@@ -108,14 +109,10 @@ class DraftHolds:
         if waiting != self._wait_key:
             self._wait_key, self._counts = waiting, {}
         if self.rules.seconds <= 0:
-            raise BadMessage("draft_limit", "This table does not hold its bots for drafts.")
+            raise BadMessage("draft_limit", *worded("drafts_off"))
         if seat not in self._until:
             if self._counts.get(seat, 0) >= self.rules.per_wait:
-                raise BadMessage(
-                    "draft_limit",
-                    f"You have held the table {self.rules.per_wait} times already; "
-                    "the bots carry on until the next turn.",
-                )
+                raise BadMessage("draft_limit", *worded("drafts_used", n=self.rules.per_wait))
             self._counts[seat] = self._counts.get(seat, 0) + 1
         until = self._clock() + self.rules.seconds
         self._until[seat] = until

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol, cast
+
+from net.wording import WordedParams, worded
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -29,16 +32,21 @@ class BadMessage(Exception):
     Args:
         code: Machine-readable code, ``"bad_message"`` unless stated otherwise.
         message: A plain sentence naming the field and what it must be.
+        params: The sentence as data (:func:`net.wording.worded`), for a client to
+            say it in its own language; none by default.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, params: Mapping[str, str | int] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: WordedParams = dict(params or {})
 
 
-def _bad(where: str, must: str) -> BadMessage:
-    return BadMessage("bad_message", f"Field '{where}' must be {must}.")
+def _bad(where: str, key: str, **values: str | int) -> BadMessage:
+    return BadMessage("bad_message", *worded(key, field=where, **values))
 
 
 class Spec(Protocol):
@@ -60,7 +68,7 @@ class Int:
         """See :class:`Spec`."""
         # bool is a subclass of int in Python; on the wire they are distinct.
         if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
-            raise _bad(where, f"an integer from {self.lo} to {self.hi}")
+            raise _bad(where, "field_int", lo=self.lo, hi=self.hi)
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ class Bool:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, bool):
-            raise _bad(where, "true or false")
+            raise _bad(where, "field_bool")
 
 
 @dataclass(frozen=True)
@@ -87,12 +95,12 @@ class Str:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, str) or not self.lo <= len(value) <= self.hi:
-            kind = "printable characters" if self.printable else "characters"
-            raise _bad(where, f"text of {self.lo} to {self.hi} {kind}")
+            kind = "field_printable" if self.printable else "field_text"
+            raise _bad(where, kind, lo=self.lo, hi=self.hi)
         # str.isprintable() is False for newlines, tabs, zero-width and bidi
         # controls: the characters that could forge or hide text in a UI.
         if self.printable and (not value.isprintable() or (value and not value.strip())):
-            raise _bad(where, f"text of {self.lo} to {self.hi} printable characters")
+            raise _bad(where, "field_printable", lo=self.lo, hi=self.hi)
 
 
 @dataclass(frozen=True)
@@ -104,7 +112,7 @@ class OneOf:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, str) or value not in self.choices:
-            raise _bad(where, "one of " + ", ".join(repr(c) for c in self.choices))
+            raise _bad(where, "field_choice", choices=", ".join(repr(c) for c in self.choices))
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,7 @@ class ListOf:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, list) or len(value) > self.hi:
-            raise _bad(where, f"a list of at most {self.hi} items")
+            raise _bad(where, "field_list", hi=self.hi)
         for i, item in enumerate(value):
             self.item.check(item, f"{where}[{i}]")
 
@@ -143,19 +151,16 @@ class Params:
 
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
-        must = (
-            f"a map of at most {self.hi} names (1 to 32 characters) to text "
-            "(at most 256 characters) or integers"
-        )
+        must = partial(_bad, where, "field_params", hi=self.hi)  # built only when raised
         if not isinstance(value, dict) or len(value) > self.hi:
-            raise _bad(where, must)
+            raise must()
         for key, item in value.items():
             if not isinstance(key, str) or not 1 <= len(key) <= 32:
-                raise _bad(where, must)
+                raise must()
             text = isinstance(item, str) and len(item) <= 256
             number = isinstance(item, int) and not isinstance(item, bool)
             if not (text or (number and INT64_MIN <= cast(int, item) <= INT64_MAX)):
-                raise _bad(where, must)
+                raise must()
 
 
 @dataclass(frozen=True)
@@ -179,12 +184,11 @@ class Plain:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, dict):
-            raise _bad(where, "a map")
-        must = (
-            f"plain data (maps with text keys, lists, text, integers, booleans, null) "
-            f"nested at most {self.max_depth} deep, with at most {self.max_nodes} values "
-            f"and {self.max_str}-character text"
-        )
+            raise _bad(where, "field_map")
+        must = partial(
+            _bad, where, "field_plain", depth=self.max_depth, nodes=self.max_nodes,
+            chars=self.max_str,
+        )  # fmt: skip
         # An explicit stack instead of recursion: a hostile value can never
         # reach Python's recursion limit, and the node budget stops early.
         stack: list[tuple[object, int]] = [(value, 1)]
@@ -193,24 +197,24 @@ class Plain:
             item, depth = stack.pop()
             nodes += 1
             if nodes > self.max_nodes or depth > self.max_depth:
-                raise _bad(where, must)
+                raise must()
             if item is None or isinstance(item, bool):
                 continue
             if isinstance(item, int):
                 if not INT64_MIN <= item <= INT64_MAX:
-                    raise _bad(where, must)
+                    raise must()
             elif isinstance(item, str):
                 if len(item) > self.max_str:
-                    raise _bad(where, must)
+                    raise must()
             elif isinstance(item, list):
                 stack.extend((child, depth + 1) for child in item)
             elif isinstance(item, dict):
                 for key, child in item.items():
                     if not isinstance(key, str) or len(key) > self.max_str:
-                        raise _bad(where, must)
+                        raise must()
                     stack.append((child, depth + 1))
             else:
-                raise _bad(where, must)
+                raise must()
 
 
 @dataclass(frozen=True)
@@ -231,10 +235,10 @@ class Record:
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
         if not isinstance(value, dict):
-            raise _bad(where, "a map")
+            raise _bad(where, "field_map")
         for name, spec in self.required.items():
             if name not in value:
-                raise BadMessage("bad_message", f"Field '{where}.{name}' is missing.")
+                raise BadMessage("bad_message", *worded("field_missing", field=f"{where}.{name}"))
             spec.check(value[name], f"{where}.{name}")
         for name, spec in self.optional.items():
             if name in value:
@@ -244,5 +248,5 @@ class Record:
             extra = sorted(str(k) for k in value if k not in known)
             if extra:
                 raise BadMessage(
-                    "bad_message", f"'{where}' has unknown field(s): {', '.join(extra)}."
+                    "bad_message", *worded("field_unknown", field=where, fields=", ".join(extra))
                 )

@@ -23,11 +23,18 @@ from typing import Any, Final
 
 import msgpack
 
-from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
+from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said, Talking, Voice
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
-from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
-from net.game import Agent, GameDefinition, TableMoveReason, Wire
+from net.frames import (
+    CLIENT_LIMITS,
+    PROTOCOL_VERSION,
+    ConnectionLost,
+    FrameError,
+    encode,
+    wire_copy,
+)
+from net.game import ActionRejected, Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
@@ -51,9 +58,11 @@ from net.messages import (
     check_action,
     parse_client_message,
 )
+from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
-from net.turns import Outcome, TimeLimit, TurnKeeper
+from net.turns import BOT_PATIENCE, Outcome, TimeLimit, TurnKeeper
+from net.wording import then, worded
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +235,9 @@ class TableServer:
             defaults let everyone hear everyone.
         drafts: How long and how often a person drafting a move holds the
             bots (:class:`net.drafts.DraftRules`).
+        bot_patience: Seconds a bot that waits on a person (e.g. for an
+            answer to its offer) is left before it is asked again and may
+            withdraw (:data:`net.turns.BOT_PATIENCE`).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -260,6 +272,7 @@ class TableServer:
         clock: Callable[[], float] = time.monotonic,
         chat: ChatPolicy | None = None,
         drafts: DraftRules | None = None,
+        bot_patience: float = BOT_PATIENCE,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -296,6 +309,8 @@ class TableServer:
         chat is not game state."""
         self._chat = ChatRoom(chat or ChatPolicy(), clock)
         self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
+        self._prices = PriceDesk(clock)
+        self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -322,6 +337,7 @@ class TableServer:
             absent_grace=absent_grace,
             resume_grace=resume_grace,
             holds=self._drafts,
+            bot_patience=bot_patience,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -617,7 +633,7 @@ class TableServer:
                 old.label,
                 conn.label,
             )
-            self._send_error(old, "busy", "Too many connections are waiting; try again.")
+            self._send_error(old, "busy", *worded("busy_waiting"))
             old.close("busy")
         self._greeters[conn] = None
 
@@ -628,15 +644,15 @@ class TableServer:
                 raw = await conn.recv()
             msg = parse_client_message(raw)
             if not isinstance(msg, Hello):
-                raise BadMessage("bad_message", "The first message must be 'hello'.")
+                raise BadMessage("bad_message", *worded("first_hello"))
         except TimeoutError:
-            self._send_error(conn, "timeout", "No hello arrived in time.")
+            self._send_error(conn, "timeout", *worded("no_hello"))
             return None
         except FrameError as exc:
             self._send_error(conn, "bad_frame", str(exc))
             return None
         except BadMessage as exc:
-            self._send_error(conn, exc.code, exc.message)
+            self._send_error(conn, exc.code, exc.message, params=exc.params)
             return None
         except ConnectionLost:
             return None
@@ -659,12 +675,16 @@ class TableServer:
         if hello.protocol != PROTOCOL_VERSION or not app_ok:
             raise Refused(
                 "version_mismatch",
-                f"This table runs protocol {PROTOCOL_VERSION} (app {self.app_version}); "
-                f"your client runs protocol {hello.protocol} (app {hello.app}). "
-                "Use the same version as the host.",
-            )
+                *worded(
+                    "version_mismatch", protocol=PROTOCOL_VERSION, app=self.app_version,
+                    their_protocol=hello.protocol, their_app=hello.app,
+                ),
+            )  # fmt: skip
         if hello.game != self.game.name:
-            raise Refused("wrong_game", f"This table plays {self.game.name!r}, not {hello.game!r}.")
+            raise Refused(
+                "wrong_game",
+                *worded("wrong_game", game=repr(self.game.name), asked=repr(hello.game)),
+            )
         # A seat's token is a 128-bit secret given only after the code was
         # right: its holder is back, whatever the code or the caps say.
         returning = hello.role == "player" and self._table.holds_token(hello.token)
@@ -674,14 +694,15 @@ class TableServer:
         token: str | None = None
         if hello.role == "spectator":
             if not self._allow_spectators:
-                raise Refused("spectators_not_allowed", "This table does not allow spectators.")
+                raise Refused("spectators_not_allowed", *worded("no_spectators"))
             self._check_room_for_spectator(conn)
         else:
             try:
                 seat, token, _reclaimed = self._table.claim(hello.name, hello.token)
             except Refused as exc:
                 if self._allow_spectators:
-                    raise Refused(exc.code, exc.message + " Join as a spectator to watch.") from exc
+                    said = (exc.message, exc.params)
+                    raise Refused(exc.code, *then(said, "watch_instead")) from exc
                 raise
             old = self._by_seat.get(seat)
             if old is not None:
@@ -720,27 +741,24 @@ class TableServer:
         now = self._clock()
         wait = self._code_guard.wait(conn.address, now)
         if wait > 0:
-            raise Refused(
-                "slow_down",
-                f"Too many wrong join codes from your address; try again in {wait:.0f} s.",
-            )
+            raise Refused("slow_down", *worded("code_slow", wait=round(wait)))
         if code is not None and same_secret(code, self._code or ""):
             self._code_guard.succeeded(conn.address)
             return
         if not code:
-            raise Refused("bad_code", "This table's join code is needed; ask the host for it.")
+            raise Refused("bad_code", *worded("code_needed"))
         wait = self._code_guard.failed(conn.address, now)
-        later = f" Wait {wait:.0f} s before trying again." if wait > 0 else ""
-        raise Refused("bad_code", f"This table's join code is wrong; ask the host for it.{later}")
+        wrong = worded("code_wrong")
+        raise Refused("bad_code", *(then(wrong, "code_wait", wait=round(wait)) if wait else wrong))
 
     def _check_room_for_spectator(self, conn: FramedConnection) -> None:
         """Refuse (``busy``) a spectator beyond the overall or per-address cap."""
         watching = [c for c in self._clients if c.seat is None and not c.conn.closing]
         if len(watching) >= self._timing.max_spectators:
-            raise Refused("busy", f"This table has {len(watching)} spectators, its most.")
+            raise Refused("busy", *worded("busy_spectators", n=len(watching)))
         mine = sum(1 for c in watching if c.conn.address == conn.address)
         if mine >= self._timing.max_spectators_per_address:
-            raise Refused("busy", f"Your address already has {mine} spectators here, the most.")
+            raise Refused("busy", *worded("busy_address", n=mine))
 
     async def _serve(self, client: _Client) -> None:
         """Read and handle a client's messages until it leaves or is dropped."""
@@ -762,12 +780,12 @@ class TableServer:
                 return
             if not client.bucket.take(self._clock()):
                 # Dropped unread: costs nothing but this refusal and a strike.
-                self._refuse(client, "slow_down", "Too many messages; slow down.", _seq_of(raw))
+                self._refuse(client, "slow_down", *worded("slow_messages"), seq=_seq_of(raw))
             else:
                 try:
                     msg = parse_client_message(raw)
                 except BadMessage as exc:
-                    self._refuse(client, exc.code, exc.message, _seq_of(raw))
+                    self._refuse(client, exc.code, exc.message, exc.params, _seq_of(raw))
                 else:
                     if isinstance(msg, Bye):
                         return
@@ -783,7 +801,10 @@ class TableServer:
     async def _dispatch(
         self,
         client: _Client,
-        msg: Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong,
+        msg: (
+            Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed
+            | Ping | Pong
+        ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -791,17 +812,21 @@ class TableServer:
         elif isinstance(msg, Pong):
             pass
         elif isinstance(msg, Hello):
-            self._refuse(client, "bad_message", "This connection has already said hello.")
+            self._refuse(client, "bad_message", *worded("hello_twice"))
         elif isinstance(msg, Start):
             await self._client_start(client)
         elif isinstance(msg, ChatRequest):
             await self._say(client, msg.text)
         elif isinstance(msg, DraftRequest):
             await self._draft(client, msg.on)
+        elif isinstance(msg, PriceAsk):
+            await self._ask_price(client, msg)
+        elif isinstance(msg, PriceNamed):
+            await self._name_price(client, msg)
         elif client.seat is None:
-            self._refuse(client, "not_a_player", "Spectators cannot play.", msg.seq)
+            self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
-            self._refuse(client, "slow_down", "Too many moves; slow down.", msg.seq)
+            self._refuse(client, "slow_down", *worded("slow_moves"), seq=msg.seq)
         else:
             action = msg.action
             await self._submit(client.seat, lambda: action, "client", origin=client, seq=msg.seq)
@@ -816,7 +841,7 @@ class TableServer:
 
     async def _client_start(self, client: _Client) -> None:
         if client.seat != 0:
-            self._refuse(client, "not_host", "Only the host (seat 0) can start the game.")
+            self._refuse(client, "not_host", *worded("not_host"))
             return
         async with self._lock:
             try:
@@ -836,17 +861,106 @@ class TableServer:
             try:
                 said = self._chat.say(client, seat, name, text, self._table.rev)
             except BadMessage as exc:
-                self._refuse(client, exc.code, exc.message)
+                self._refuse(client, exc.code, exc.message, params=exc.params)
                 return
-            if self.on_chat is not None:
+            await self._relay_said(said)
+            if self._table.match is not None and any(
+                isinstance(a, Talking) for a in self._table.bots().values()
+            ):
+                task = asyncio.create_task(self._bots_answer(said), name="bots answer")
+                self._handlers.add(task)
+                task.add_done_callback(self._handlers.discard)
+
+    async def _relay_said(self, said: Said) -> None:
+        """Record ``said`` and send it to everyone who may hear it (under the lock)."""
+        if self.on_chat is not None:
+            try:
+                await self.on_chat(said)
+            except Exception:
+                log.exception("on_chat failed; the message is relayed unrecorded.")
+        frame = encode(said.to_wire())
+        for other in self._clients:
+            if self._chat.reaches(said, other.seat):
+                other.conn.send_frame(frame)
+
+    async def _bots_answer(self, said: Said) -> None:
+        """Each talking bot (``net.chat.Talking``) may answer a person's message once,
+        from its own seat's view, in its own name and chat budget."""
+        async with self._lock:
+            names = [info.name for info in self._table.seat_infos()]
+            asked = [
+                (seat, agent, wire_copy(self._table.view(seat)))
+                for seat, agent in sorted(self._table.bots().items())
+                if isinstance(agent, Talking) and self._table.phase == "playing"
+            ]
+        for seat, agent, view in asked:
+            try:
+                text = await asyncio.to_thread(agent.chat_reply, view, said.seat, said.text, names)
+            except Exception:
+                log.exception("The bot at seat %d failed to answer the chat.", seat)
+                continue
+            if not text:
+                continue
+            async with self._lock:
+                if self._closing or self._table.agent(seat) is not agent:
+                    continue
+                voice = self._voices.setdefault(seat, Voice(seat))
                 try:
-                    await self.on_chat(said)
-                except Exception:
-                    log.exception("on_chat failed; the message is relayed unrecorded.")
-            frame = encode(said.to_wire())
-            for other in self._clients:
-                if self._chat.reaches(said, other.seat):
-                    other.conn.send_frame(frame)
+                    answer = self._chat.say(voice, seat, names[seat], text, self._table.rev)
+                except BadMessage as exc:
+                    log.info("The bot at seat %d did not answer: %s", seat, exc.message)
+                    continue
+                await self._relay_said(answer)
+
+    async def _ask_price(self, client: _Client, msg: PriceAsk) -> None:
+        """A seat asks another its price (``net/prices.py``): a bot names it from its own
+        view, a person is asked; the answer goes to the asker only."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            try:
+                deal = self._prices.question(
+                    client, client.seat, msg.to, msg.deal, self._table.match,
+                    self._table.seat_count,
+                )  # fmt: skip
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            except ActionRejected as exc:  # the game's refusal, said in each language
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            agent = self._table.agent(msg.to)
+            if not isinstance(agent, Quoting):
+                person = self._by_seat.get(msg.to) if agent is None else None
+                if person is None or client.seat is None:
+                    self._refuse(client, "not_here", *worded("price_not_now"))
+                    return
+                self._prices.asked(client.seat, msg.to, deal)
+                person.conn.send(PriceAsked(client.seat, deal).to_wire())
+                return
+            view = wire_copy(self._table.view(msg.to))
+        try:
+            coins = await asyncio.to_thread(agent.quote, view, deal)
+        except Exception:
+            log.exception("The bot at seat %d failed to name a price.", msg.to)
+            coins = None
+        if client in self._clients:
+            client.conn.send(Priced(msg.to, deal, coins, bot=True).to_wire())
+
+    async def _name_price(self, client: _Client, msg: PriceNamed) -> None:
+        """A person answers a price question; only the asker hears it (``net/prices.py``)."""
+        async with self._lock:
+            if client not in self._clients or client.seat is None:
+                self._refuse(client, "not_a_player", *worded("price_namer"))
+                return
+            try:
+                self._prices.answer(client, client.seat, msg.to, msg.deal)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            asker = self._by_seat.get(msg.to)
+            if asker is not None:
+                asker.conn.send(Priced(client.seat, msg.deal, msg.coins, bot=False).to_wire())
 
     async def _draft(self, client: _Client, on: bool) -> None:
         """A seat starts or ends a draft (``net/drafts.py``); everyone is told."""
@@ -855,7 +969,7 @@ class TableServer:
             if client not in self._clients:
                 return
             if seat is None or self._table.match is None:
-                self._refuse(client, "not_a_player", "Only a seated player in a game drafts.")
+                self._refuse(client, "not_a_player", *worded("spectator_drafts"))
                 return
             if not on:
                 self._end_draft(seat)
@@ -863,7 +977,7 @@ class TableServer:
             try:
                 until = self._drafts.start(seat, self._table.waiting_on())
             except BadMessage as exc:
-                self._refuse(client, exc.code, exc.message)
+                self._refuse(client, exc.code, exc.message, params=exc.params)
                 return
             self._tell_drafting(seat, until)
             loop = asyncio.get_running_loop()
@@ -938,8 +1052,7 @@ class TableServer:
                 self.last_move_by_table = why
             except (BadMessage, Refused) as exc:
                 if origin is not None:
-                    params = exc.params if isinstance(exc, Refused) else None
-                    self._refuse(origin, exc.code, exc.message, seq, params)
+                    self._refuse(origin, exc.code, exc.message, exc.params, seq)
                 else:
                     log.info("%s action for seat %d refused: %s", source, seat, exc.message)
                 return "rejected"
@@ -1067,20 +1180,22 @@ class TableServer:
         client: _Client,
         code: str,
         message: str,
-        seq: int | None = None,
         params: Mapping[str, str | int] | None = None,
+        seq: int | None = None,
     ) -> None:
         client.strikes += 1
-        self._send_error(client.conn, code, message, seq, params)
+        self._send_error(client.conn, code, message, params, seq)
 
     @staticmethod
     def _send_error(
         conn: FramedConnection,
         code: str,
         message: str,
-        seq: int | None = None,
         params: Mapping[str, str | int] | None = None,
+        seq: int | None = None,
     ) -> None:
+        """Send ``code`` and ``message``, with ``params`` (:mod:`net.wording`) that let
+        the client say it in its own language, answering request ``seq``."""
         # Game sentences are passed through; cap them so one can't break the frame
         # (ErrorReply.to_wire keeps only the parameters its schema admits).
         conn.send(ErrorReply(code[:64], message[:1024], seq, params or None).to_wire())

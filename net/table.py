@@ -25,6 +25,7 @@ from net.game import (
 )
 from net.guard import same_secret
 from net.messages import NAME_MAX, Phase, SeatInfo, SeatKind
+from net.wording import worded
 
 log = logging.getLogger(__name__)
 
@@ -167,10 +168,10 @@ class Table:
         """
         target = self._seat(seat)
         if self.phase == "over":
-            raise Refused("game_over", "The game is over.")
+            raise Refused("game_over", *worded("game_over"))
         if self.phase == "lobby":
             if target.kind == "human":
-                raise Refused("seat_taken", f"Seat {seat} is held by {target.name}.")
+                raise Refused("seat_taken", *worded("seat_held", seat=seat, name=target.name))
             if agent is None:
                 self._seats[seat] = _Seat("open")
             else:
@@ -178,15 +179,15 @@ class Table:
             return
         if agent is None:
             if target.kind != "bot" or target.token is None:
-                raise Refused(
-                    "already_started", "A seat cannot be opened once the game has started."
-                )
+                raise Refused("already_started", *worded("seat_not_opened"))
             self._seats[seat] = _Seat(
                 "human", name=target.name, token=target.token, absent_since=self._clock()
             )
             return
         if target.kind == "human" and target.connected:
-            raise Refused("seat_taken", f"Seat {seat} is held by {target.name}, who is connected.")
+            raise Refused(
+                "seat_taken", *worded("seat_held_connected", seat=seat, name=target.name)
+            )
         keep_name = target.name if target.token is not None else name
         self._seats[seat] = _Seat(
             "bot", name=keep_name, token=target.token, agent=agent, connected=True
@@ -260,14 +261,14 @@ class Table:
                 )
             return i, s.token, True
         if self.phase != "lobby":
-            raise Refused("already_started", "This game has already started.")
+            raise Refused("already_started", *worded("already_started"))
         for i, s in enumerate(self._seats):
             if s.kind == "open":
                 fresh = secrets.token_urlsafe(16)
                 name = self.distinct_name(name)
                 self._seats[i] = _Seat("human", name=name, token=fresh, absent_since=self._clock())
                 return i, fresh, False
-        raise Refused("table_full", f"All {len(self._seats)} seats at this table are taken.")
+        raise Refused("table_full", *worded("table_full", seats=len(self._seats)))
 
     def release(self, seat: int) -> None:
         """Give a human's seat back to the lobby (they left before the start).
@@ -302,10 +303,7 @@ class Table:
         self._require_lobby()
         open_seats = [i for i, s in enumerate(self._seats) if s.kind == "open"]
         if open_seats:
-            raise Refused(
-                "seats_open",
-                f"Seat {open_seats[0] + 1} is still open; wait for a player or give it to a bot.",
-            )
+            raise Refused("seats_open", *worded("seat_open", seat=open_seats[0] + 1))
         try:
             match = self.game.new_match(self.seed, len(self._seats), self.options)
         except ValueError as exc:
@@ -326,7 +324,7 @@ class Table:
             Refused: ``not_over`` (no game has ended here yet).
         """
         if self.phase != "over":
-            raise Refused("not_over", "A rematch can follow only a finished game.")
+            raise Refused("not_over", *worded("not_over"))
         for i, s in enumerate(self._seats):
             if s.kind == "human" and not s.connected:
                 self._seats[i] = _Seat("open")
@@ -395,7 +393,7 @@ class Table:
             raise Refused(exc.code, exc.message, exc.params) from exc
         except Exception as exc:
             log.exception("The game failed applying %r for seat %d.", action, seat)
-            raise Refused("internal_error", "The server could not apply that action.") from exc
+            raise Refused("internal_error", *worded("internal_error")) from exc
         self.rev += 1
         self._moves[seat] += 1
         if match.is_over:
@@ -424,7 +422,7 @@ class Table:
             Refused: ``not_started``.
         """
         if self.match is None:
-            raise Refused("not_started", "The game has not started yet.")
+            raise Refused("not_started", *worded("not_started"))
         return self.match.view(seat)
 
     def result(self) -> Wire | None:
@@ -435,16 +433,16 @@ class Table:
 
     def _seat(self, seat: int) -> _Seat:
         if not 0 <= seat < len(self._seats):
-            raise Refused("no_such_seat", f"There is no seat {seat} at this table.")
+            raise Refused("no_such_seat", *worded("no_such_seat", seat=seat))
         return self._seats[seat]
 
     def _require_lobby(self) -> None:
         if self.phase != "lobby":
-            raise Refused("already_started", "The game has already started.")
+            raise Refused("already_started", *worded("started"))
 
     def _require_match(self) -> Match:
         if self.phase == "lobby" or self.match is None:
-            raise Refused("not_started", "The game has not started yet.")
+            raise Refused("not_started", *worded("not_started"))
         if self.phase == "over":
-            raise Refused("game_over", "The game is over.")
+            raise Refused("game_over", *worded("game_over"))
         return self.match

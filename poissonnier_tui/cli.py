@@ -19,6 +19,7 @@ import importlib
 import signal
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 if __name__ == "__main__":
     # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
@@ -27,7 +28,28 @@ if __name__ == "__main__":
 from poissonnier_tui import __version__, i18n
 from poissonnier_tui.commands import MODULES
 from poissonnier_tui.commands.solo import add_solo_options
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import N_, _
+
+ARGPARSE_MESSAGES: Final = (
+    # i18n: argparse's own messages (its gettext domain); keep the %(name)s and %s fields.
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("show program's version number and exit"),
+)
+"""The messages argparse builds itself (errors, mostly), in our catalogue: argparse looks
+them up through its module's ``_``, which :func:`localize_argparse` points at ours."""
 
 
 def lang_option(argv: Sequence[str]) -> str | None:
@@ -89,6 +111,19 @@ class Formatter(argparse.HelpFormatter):
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
 
+def localize_argparse() -> None:
+    """Have argparse say its own messages (``error: argument --bots: invalid int value``...)
+    in the current language.
+
+    argparse looks its messages up, when it builds one, through the ``_`` and
+    ``ngettext`` of its module (the standard ``gettext`` functions, domain
+    ``argparse``, which no catalogue of ours fills); they now read our catalogue,
+    where :data:`ARGPARSE_MESSAGES` are translated (English: argparse's own words).
+    """
+    setattr(argparse, "_", _)  # noqa: B010 (argparse's stubs do not declare its gettext)
+    setattr(argparse, "ngettext", i18n.ngettext)  # noqa: B010
+
+
 def localize(parser: argparse.ArgumentParser) -> None:
     """Put argparse's own words in ``parser`` (headings, ``-h``'s help) in the current language."""
     parser.formatter_class = Formatter
@@ -101,6 +136,7 @@ def localize(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: solo options at the top level, then every subcommand."""
+    localize_argparse()
     parser = argparse.ArgumentParser(
         prog="poissonnier",
         description=_(

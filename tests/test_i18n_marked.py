@@ -35,22 +35,13 @@ SHOWN_CALLS: dict[str, tuple[int, ...] | tuple[int, str, str] | tuple[int, str]]
     "Binding": (2, "description"),
 }
 """Callables whose text a person reads: the position and keyword names of that text."""
-PROPER_NAMES = {"Le Poissonnier"}
-"""Names that are the same in every language (a game's title)."""
+PROPER_NAMES = {"Le Poissonnier", "Poissonnier"}
+"""Names that are the same in every language (a game's title, the app's)."""
 SHOWN_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "TITLE", "SUB_TITLE"}
 
 NOT_YET: dict[str, str] = {
     # module (relative to poissonnier_tui/) -> who marks it
-    "shell/app.py": "home/rematch branch (notify titles, quit details)",
-    "shell/screens/quit_dialog.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/results.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/replay.py": "home/rematch branch",
-    "shell/replay_app.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/deal_dialog.py": "haggling branch",
     "games/poissonnier/ui/widgets/offers.py": "haggling branch",
-    "games/poissonnier/ui/widgets/players.py": "presence branch",
-    "games/poissonnier/ui/widgets/game_log.py": "home/rematch branch",
-    "games/poissonnier/ui/widgets/hand.py": "home/rematch branch",
 }
 """Modules other branches are changing now; they mark their strings there."""
 

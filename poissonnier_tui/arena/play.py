@@ -32,6 +32,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from net.game import ActionRejected, Agent, Match, Wire
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
+from poissonnier_tui.i18n import _, ngettext
 
 MAX_ACTIONS = 5000
 """Actions one game may take before it is stopped as an error (a bot gone round in circles)."""
@@ -64,6 +65,17 @@ class PlayCounts(Protocol):
         ...
 
 
+def tally_word(game: str, key: str) -> str:
+    """The words for the tally ``key`` of ``game`` (a score or play count, e.g.
+    ``"clients_served"``) in the current language, from its entry's ``tallies``;
+    the key itself, underscores as spaces, when the game does not name it."""
+    try:
+        words = game_entry(game).tallies.get(key)
+    except ValueError:  # a game this app does not have
+        words = None
+    return _(words) if words else key.replace("_", " ")
+
+
 def check_lineup(entry: GameEntry, players: int, kinds: Sequence[str]) -> None:
     """Check a lineup of bot levels for ``players`` seats of ``entry``'s game.
 
@@ -73,15 +85,24 @@ def check_lineup(entry: GameEntry, players: int, kinds: Sequence[str]) -> None:
     """
     if not entry.min_seats <= players <= entry.max_seats:
         raise ValueError(
-            f"{entry.title} is for {entry.min_seats} to {entry.max_seats} players, not {players}"
+            _("{game} is for {low} to {high} players, not {n}").format(
+                game=entry.title, low=entry.min_seats, high=entry.max_seats, n=players
+            )
         )
     if len(kinds) != players:
-        raise ValueError(f"{len(kinds)} bot kinds given for {players} seats")
+        raise ValueError(
+            ngettext(
+                "{kinds} bot kinds given for {n} seat",
+                "{kinds} bot kinds given for {n} seats",
+                players,
+            ).format(kinds=len(kinds), n=players)
+        )
     for kind in kinds:
         if kind not in entry.bot_kinds:
             raise ValueError(
-                f"unknown bot kind {kind!r} for {entry.title}; "
-                f"choose from {', '.join(entry.bot_kinds)}"
+                _("unknown bot kind {kind} for {game}; choose from {kinds}").format(
+                    kind=repr(kind), game=entry.title, kinds=", ".join(entry.bot_kinds)
+                )
             )
 
 

@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from poissonnier_tui.arena.play import check_lineup, entry_of, play_game
+from poissonnier_tui.arena.play import check_lineup, entry_of, play_game, tally_word
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
+from poissonnier_tui.i18n import _, ngettext
 
 
 @dataclass(slots=True)
@@ -102,28 +103,51 @@ class SimulationReport:
     def format_text(self) -> str:
         """A few lines for a human reader."""
         seats = ", ".join(
-            f"seat {i} ({kind}) {wins}"
+            _("seat {seat} ({kind}) {wins}").format(seat=i, kind=kind, wins=wins)
             for i, (kind, wins) in enumerate(zip(self.bots, self.wins_by_seat, strict=True))
         )
         tallies = "".join(
-            f"; {k.replace('_', ' ')} per game {self.mean(k):.1f}" for k in self.totals
+            _("; {tally} per game {mean}").format(
+                tally=tally_word(self.game, k), mean=f"{self.mean(k):.1f}"
+            )
+            for k in self.totals
         )
         lines = [
-            f"{self.games} games of {self.game}, {self.players} players "
-            f"({', '.join(self.bots)}), seed {self.seed}",
-            f"  {self.seconds:.2f} s, {self.games_per_second:.1f} games/s; "
-            f"decisions: {self.decisions}, mean {self.decision_ms_mean:.3f} ms, "
-            f"max {self.decision_ms_max:.2f} ms",
-            f"  finished {self.finished}; mean turns {self.mean_turns:.1f}{tallies}",
-            f"  wins (a shared victory credits each winner): {seats}",
-            "  wins by kind: "
-            + ", ".join(f"{k} {v}" for k, v in sorted(self.wins_by_kind.items())),
-            f"  shared victories {self.shared_victories}; stalls {self.stalls}; "
-            f"errors {len(self.errors)}",
-        ]
+            ngettext(
+                "{n} game of {game}, {players} players ({bots}), seed {seed}",
+                "{n} games of {game}, {players} players ({bots}), seed {seed}",
+                self.games,
+            ).format(
+                n=self.games, game=self.game, players=self.players, bots=", ".join(self.bots),
+                seed=self.seed,
+            ),
+            "  "
+            + _(
+                "{seconds} s, {rate} games/s; decisions: {decisions}, mean {mean} ms, "
+                "max {max} ms"
+            ).format(
+                seconds=f"{self.seconds:.2f}", rate=f"{self.games_per_second:.1f}",
+                decisions=self.decisions, mean=f"{self.decision_ms_mean:.3f}",
+                max=f"{self.decision_ms_max:.2f}",
+            ),
+            "  "
+            + _("finished {finished}; mean turns {turns}").format(
+                finished=self.finished, turns=f"{self.mean_turns:.1f}"
+            )
+            + tallies,
+            "  " + _("wins (a shared victory credits each winner): {seats}").format(seats=seats),
+            "  "
+            + _("wins by kind: {wins}").format(
+                wins=", ".join(f"{k} {v}" for k, v in sorted(self.wins_by_kind.items()))
+            ),
+            "  "
+            + _("shared victories {shared}; stalls {stalls}; errors {errors}").format(
+                shared=self.shared_victories, stalls=self.stalls, errors=len(self.errors)
+            ),
+        ]  # fmt: skip
         lines += [f"    {e}" for e in self.errors[:10]]
         if len(self.errors) > 10:
-            lines.append(f"    … and {len(self.errors) - 10} more")
+            lines.append("    " + _("… and {n} more").format(n=len(self.errors) - 10))
         return "\n".join(lines)
 
 
@@ -166,7 +190,7 @@ def simulate(
     kinds = list(bots) if bots is not None else [bot] * players
     check_lineup(entry, players, kinds)
     if games < 0:
-        raise ValueError("games must be 0 or more")
+        raise ValueError(_("games must be 0 or more"))
     report = SimulationReport(
         players=players,
         bots=kinds,

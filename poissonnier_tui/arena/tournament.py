@@ -17,9 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from poissonnier_tui.arena.play import GameRecord, check_lineup, entry_of, play_game
+from poissonnier_tui.arena.play import (
+    GameRecord,
+    check_lineup,
+    entry_of,
+    play_game,
+    tally_word,
+)
 from poissonnier_tui.arena.stats import game_seeds, means, percentile, seat_scores, wilson_interval
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
+from poissonnier_tui.i18n import _, ngettext
 
 
 @dataclass(slots=True)
@@ -136,17 +143,32 @@ class TournamentReport:
     def format_text(self) -> str:
         """A table for a human reader, one row per entrant."""
         head = (
-            f"{self.games} games of {self.game}, {self.players} players, seat-rotated "
-            f"({self.deals_played} shuffles, each in every seating), seed {self.seed}"
-            + (f", hard budget ×{self.budget:g}" if self.budget != 1.0 else "")
-            + f"; {self.seconds:.1f} s"
-        )
+            ngettext(
+                "{n} game of {game}, {players} players, seat-rotated "
+                "({shuffles}, each in every seating), seed {seed}",
+                "{n} games of {game}, {players} players, seat-rotated "
+                "({shuffles}, each in every seating), seed {seed}",
+                self.games,
+            ).format(
+                n=self.games, game=self.game, players=self.players, seed=self.seed,
+                shuffles=ngettext("{n} shuffle", "{n} shuffles", self.deals_played).format(
+                    n=self.deals_played
+                ),
+            )
+            + (
+                _(", hard budget ×{budget}").format(budget=f"{self.budget:g}")
+                if self.budget != 1.0
+                else ""
+            )
+            + _("; {seconds} s").format(seconds=f"{self.seconds:.1f}")
+        )  # fmt: skip
         score_keys = list(dict.fromkeys(k for e in self.entrants for k in e.scores))
         count_keys = list(dict.fromkeys(k for e in self.entrants for k in e.counts))
         rows = [
             (
-                "bot", "win rate", "95% CI", *score_keys, *count_keys,
-                "ms med", "ms p95", "cpu p95", "illegal",
+                _("bot"), _("win rate"), _("95% CI"),
+                *(tally_word(self.game, k) for k in [*score_keys, *count_keys]),
+                _("ms med"), _("ms p95"), _("cpu p95"), _("illegal"),
             )
         ]  # fmt: skip
         for e in self.entrants:
@@ -174,17 +196,30 @@ class TournamentReport:
                 )
             )
         lines.append(
-            f"  finished {self.finished}/{self.games}; shared victories {self.shared_victories}; "
-            f"stalls {self.stalls}; errors {len(self.errors)}"
-        )
+            "  "
+            + _(
+                "finished {finished}/{games}; shared victories {shared}; stalls {stalls}; "
+                "errors {errors}"
+            ).format(
+                finished=self.finished, games=self.games, shared=self.shared_victories,
+                stalls=self.stalls, errors=len(self.errors),
+            )
+        )  # fmt: skip
         lines.append(
-            "  scores: mean of each final score per game; "
-            + (f"{', '.join(count_keys)}: the game's tallies, all games; " if count_keys else "")
-            + "ms: wall time per decision; cpu: CPU time of the deciding thread (one core)"
+            "  "
+            + _("scores: mean of each final score per game; ")
+            + (
+                _("{tallies}: the game's tallies, all games; ").format(
+                    tallies=", ".join(tally_word(self.game, k) for k in count_keys)
+                )
+                if count_keys
+                else ""
+            )
+            + _("ms: wall time per decision; cpu: CPU time of the deciding thread (one core)")
         )
         lines += [f"    {e}" for e in self.errors[:10]]
         if len(self.errors) > 10:
-            lines.append(f"    … and {len(self.errors) - 10} more")
+            lines.append("    " + _("… and {n} more").format(n=len(self.errors) - 10))
         return "\n".join(lines)
 
 
@@ -285,11 +320,11 @@ def tournament(
     lineup = list(bots)
     check_lineup(entry, players, lineup)
     if games < 0:
-        raise ValueError("games must be 0 or more")
+        raise ValueError(_("games must be 0 or more"))
     if jobs < 1:
-        raise ValueError("jobs must be 1 or more")
+        raise ValueError(_("jobs must be 1 or more"))
     if not budget > 0:
-        raise ValueError("budget must be positive")
+        raise ValueError(_("budget must be positive"))
     schedule = tournament_schedule(players, games, lineup, seed, budget, game=entry.name)
     start = time.perf_counter()
     if jobs == 1:

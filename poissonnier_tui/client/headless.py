@@ -17,6 +17,7 @@ from net.client import TableClient
 from net.game import Agent, Wire
 from net.messages import ErrorReply, Lobby, ServerMessage, View
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
+from poissonnier_tui.i18n import _
 
 #: Called with every message the seat receives (e.g. to record frames).
 Observer = Callable[[ServerMessage], None]
@@ -65,7 +66,7 @@ async def play_seat(
         ValueError: ``client`` is a spectator, or an unknown game.
     """
     if client.seat is None:
-        raise ValueError("a spectator has no seat to play")
+        raise ValueError(_("a spectator has no seat to play"))
     entry = game_entry(game) if isinstance(game, str) else game
     last: View | None = None  # the view the last move was chosen on
     sent: int | None = None  # that move's seq

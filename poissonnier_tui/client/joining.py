@@ -25,12 +25,20 @@ from net.dial import Dialled, dial
 from net.discovery import Browser, TableAd, sort_key
 from net.frames import ConnectionLost
 from net.messages import Ack, Bye, Role, ServerMessage, View
-from net.reconnect import GIVE_UP_AFTER, GaveUp, TableTarget, describe, known_hosts, reconnect_table
+from net.reconnect import (
+    GIVE_UP_AFTER,
+    Attempt,
+    GaveUp,
+    TableTarget,
+    known_hosts,
+    reconnect_table,
+)
 from poissonnier_tui import __version__
 from poissonnier_tui.games import GameEntry, game_entry, game_names
 from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.refusals import refusal_or_message
 
 FIND_TIMEOUT = 5.0
 """Seconds to look for a table on the LAN before giving up."""
@@ -97,10 +105,14 @@ async def connect_table(
             refused = exc
             continue
         return dialled, game_entry(candidate)
+    said = (
+        refusal_or_message(refused.params, refused.message)
+        if refused
+        else _("The table plays another game.")
+    )
     raise JoinError(
         "wrong_game",
-        f"{refused.message if refused else 'The table plays another game.'} "
-        f"This app plays {', '.join(game_names())}.",
+        said + " " + _("This app plays {games}.").format(games=", ".join(game_names())),
     )
 
 
@@ -298,12 +310,17 @@ async def join_headless(
                 ours=ours,
             )  # fmt: skip
             target = Target(ad.address, ad.port, ad.name, ad.addresses, ad.game)
-            out(f"Found table {ad.name!r} at {target.address} ({ad.taken}/{ad.seats}, {ad.state}).")
+            out(
+                _("Found table {name} at {address} ({taken}/{seats}, {state}).").format(
+                    name=repr(ad.name), address=target.address, taken=ad.taken, seats=ad.seats,
+                    state=ad.state,
+                )
+            )  # fmt: skip
     except ValueError as exc:
         err(f"poissonnier: {exc}")
         return 2
     except JoinError as exc:
-        err(f"poissonnier: {exc.message}")
+        err(f"poissonnier: {refusal_or_message(exc.params, exc.message)}")
         return 1
     saved = tokens.find(target.address, target.table, name) if tokens and role == "player" else None
     started = time.monotonic()
@@ -318,7 +335,11 @@ async def join_headless(
             game=target.game,
         )
     except JoinError as exc:
-        err(f"poissonnier: could not join {target.address}: {exc.message}")
+        why = refusal_or_message(exc.params, exc.message)
+        err(
+            "poissonnier: "
+            + _("could not join {address}: {why}").format(address=target.address, why=why)
+        )
         if tip := advice(exc.code, target.address):
             err(tip)
         return 1
@@ -328,18 +349,28 @@ async def join_headless(
     if client.seat is not None and level not in entry.bot_kinds:
         await client.close()
         err(
-            f"poissonnier: {entry.title} has no bot level {level!r}; "
-            f"choose from {', '.join(entry.bot_kinds)}"
+            "poissonnier: "
+            + _("{game} has no bot level {level}; choose from {levels}").format(
+                game=entry.title, level=repr(level), levels=", ".join(entry.bot_kinds)
+            )
         )
         return 1
     if tokens is not None and client.token is not None and client.seat is not None:
         tokens.save(address_text, client.table.name, client.seat, client.token, name)
-    where = "as a spectator" if client.seat is None else f"in seat {client.seat + 1}"
-    again = " (seat reclaimed)" if saved and client.token == saved.token else ""
+    if client.seat is None:
+        joined = _("Joined {table} ({game}) at {address} as a spectator in {seconds} s.")
+    elif saved and client.token == saved.token:
+        joined = _(
+            "Joined {table} ({game}) at {address} in seat {n} (seat reclaimed) in {seconds} s."
+        )
+    else:
+        joined = _("Joined {table} ({game}) at {address} in seat {n} in {seconds} s.")
     out(
-        f"Joined {client.table.name!r} ({entry.title}) at {address_text} {where}{again} "
-        f"in {time.monotonic() - started:.3f} s."
-    )
+        joined.format(
+            table=repr(client.table.name), game=entry.title, address=address_text,
+            n=(client.seat or 0) + 1, seconds=f"{time.monotonic() - started:.3f}",
+        )
+    )  # fmt: skip
     recorder = Recorder(record) if record else None
     agent = entry.make_bot(level, seed) if client.seat is not None else None
     result: dict[str, Any] | None = None
@@ -377,12 +408,34 @@ async def join_headless(
         if recorder is not None:
             recorder.close()
     if result is None:
-        err(f"poissonnier: lost the table before the end: {reason or 'connection closed'}")
+        why = reason or _("connection closed")
+        err("poissonnier: " + _("lost the table before the end: {why}").format(why=why))
         return 1
     if tokens is not None and client.seat is not None:
         tokens.forget(address_text, name)
-    out("Result: " + json.dumps(result, sort_keys=True))
+    out(_("Result: {json}").format(json=json.dumps(result, sort_keys=True)))
     return 0
+
+
+def attempt_text(attempt: Attempt) -> str:
+    """The line printed for a reconnect attempt, in the player's language, e.g.
+    ``"Host lost — reconnecting… (attempt 3 failed, next in 2.1 s)"``
+    (:func:`net.reconnect.describe` says the same in English)."""
+    if attempt.state == "trying":
+        return _("Host lost — reconnecting… (attempt {n})").format(n=attempt.number)
+    if attempt.state == "waiting":
+        return _("Host lost — reconnecting… (attempt {n} failed, next in {s} s)").format(
+            n=attempt.number, s=f"{attempt.next_in or 0:.1f}"
+        )
+    if attempt.state == "back":
+        return _("Reconnected after {s} s (attempt {n}).").format(
+            s=f"{attempt.elapsed:.2f}", n=attempt.number
+        )
+    return ngettext(
+        "Gave up reconnecting after {n} attempt: {why}",
+        "Gave up reconnecting after {n} attempts: {why}",
+        attempt.number,
+    ).format(n=attempt.number, why=attempt.error)
 
 
 async def _come_back(
@@ -403,7 +456,7 @@ async def _come_back(
     """The table vanished without a goodbye (a crash, the network): rejoin with the seat's
     token until it is back (:func:`net.reconnect.reconnect_table`), printing each attempt;
     ``None`` if it does not come back in ``reconnect_for`` seconds."""
-    out(f"Lost the table: {reason or 'connection closed'}")
+    out(_("Lost the table: {why}").format(why=reason or _("connection closed")))
     browser: Browser | None = None
     if target.table is not None:  # found by name on the LAN: look for it there again
         browser = Browser(entry.name, None, interface)
@@ -416,17 +469,32 @@ async def _come_back(
         back = await reconnect_table(
             TableTarget(known_hosts((dialled.host,), target.hosts), dialled.port, target.table),
             name=name, app_version=__version__, game=entry.name, role=role, token=lost.token,
-            code=code, browser=browser, on_attempt=lambda a: out(describe(a)),
+            code=code, browser=browser, on_attempt=lambda a: out(attempt_text(a)),
             rng=random.Random(seed), give_up_after=reconnect_for,
         )  # fmt: skip
     except GaveUp as exc:
-        out(f"The table did not come back: {exc.message}")
+        cause = exc.__cause__
+        why = (
+            refusal_or_message(cause.params, cause.message)
+            if isinstance(cause, JoinError)
+            else exc.message
+        )
+        out(_("The table did not come back: {why}").format(why=why))
         return None
     finally:
         if browser is not None:
             await browser.close()
-    where = "as a spectator" if back.client.seat is None else f"in seat {back.client.seat + 1}"
-    out(f"Back at {back.address} {where} after {time.monotonic() - started:.2f} s.")
+    back_at = (
+        _("Back at {address} as a spectator after {seconds} s.")
+        if back.client.seat is None
+        else _("Back at {address} in seat {n} after {seconds} s.")
+    )
+    out(
+        back_at.format(
+            address=back.address, n=(back.client.seat or 0) + 1,
+            seconds=f"{time.monotonic() - started:.2f}",
+        )
+    )  # fmt: skip
     return back
 
 

@@ -44,9 +44,11 @@ def bot_delay(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number of seconds: {text}").format(text=repr(text))
+        ) from None
     if not 0 <= value <= 30:
-        raise argparse.ArgumentTypeError("bot delay must be between 0 and 30 seconds")
+        raise argparse.ArgumentTypeError(_("bot delay must be between 0 and 30 seconds"))
     return value
 
 
@@ -65,10 +67,12 @@ def bot_kinds(text: str) -> tuple[str, ...]:
     """
     items = [k.strip().lower() for k in text.split(",")]
     if not any(items):
-        raise argparse.ArgumentTypeError("name at least one bot level, e.g. medium")
+        raise argparse.ArgumentTypeError(_("name at least one bot level, e.g. medium"))
     if not all(items):
         raise argparse.ArgumentTypeError(
-            f"an empty bot level in {text!r}: separate levels with single commas, e.g. hard,easy"
+            _(
+                "an empty bot level in {text}: separate levels with single commas, e.g. hard,easy"
+            ).format(text=repr(text))
         )
     return tuple(items)
 
@@ -77,8 +81,8 @@ def check_levels(entry: GameEntry, kinds: Sequence[str]) -> str | None:
     """An error sentence if one of ``kinds`` is not a bot level of the game, else ``None``."""
     for kind in kinds:
         if kind not in entry.bot_kinds:
-            return (
-                f"{entry.title} has no bot level {kind!r}; choose from {', '.join(entry.bot_kinds)}"
+            return _("{game} has no bot level {level}; choose from {levels}").format(
+                game=entry.title, level=repr(kind), levels=", ".join(entry.bot_kinds)
             )
     return None
 
@@ -108,7 +112,9 @@ def option_pair(text: str) -> tuple[str, str]:
     """
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"give a table option as KEY=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("give a table option as KEY=VALUE, not {text}").format(text=repr(text))
+        )
     return key.strip(), value.strip()
 
 
@@ -125,22 +131,37 @@ def table_options(entry: GameEntry, pairs: Sequence[tuple[str, str]]) -> dict[st
         ValueError: an unknown key or a value of the wrong type (the message
             lists the game's options).
     """
-    known = ", ".join(f"{k} (default {v!r})" for k, v in entry.options.items()) or "none"
+    known = ", ".join(
+        _("{option} (default {value})").format(option=k, value=repr(v))
+        for k, v in entry.options.items()
+    ) or _("none")
     out: dict[str, Any] = {}
     for key, text in pairs:
         if key not in entry.options:
-            raise ValueError(f"{entry.title} has no table option {key!r}; its options: {known}")
+            raise ValueError(
+                _("{game} has no table option {option}; its options: {known}").format(
+                    game=entry.title, option=repr(key), known=known
+                )
+            )
         default = entry.options[key]
         if isinstance(default, bool):
             flag = text.lower()
             if flag not in {"true", "false", "yes", "no", "1", "0", "on", "off"}:
-                raise ValueError(f"table option {key} is true or false, not {text!r}")
+                raise ValueError(
+                    _("table option {option} is true or false, not {text}").format(
+                        option=key, text=repr(text)
+                    )
+                )
             out[key] = flag in {"true", "yes", "1", "on"}
         elif isinstance(default, int):
             try:
                 out[key] = int(text)
             except ValueError:
-                raise ValueError(f"table option {key} is a whole number, not {text!r}") from None
+                raise ValueError(
+                    _("table option {option} is a whole number, not {text}").format(
+                        option=key, text=repr(text)
+                    )
+                ) from None
         else:
             out[key] = text
     return out

@@ -33,9 +33,11 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number of seconds: {text}").format(text=repr(text))
+        ) from None
     if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+        raise argparse.ArgumentTypeError(_("must be more than 0 seconds"))
     return value
 
 
@@ -46,7 +48,9 @@ def port_number(text: str) -> int:
         argparse.ArgumentTypeError: not a number in range.
     """
     if not text.isdigit() or not 0 <= int(text) < 65536:
-        raise argparse.ArgumentTypeError(f"not a port number (0-65535): {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("not a port number (0-65535): {text}").format(text=repr(text))
+        )
     return int(text)
 
 
@@ -56,7 +60,7 @@ def default_table_name() -> str:
         who = getpass.getuser()
     except Exception:  # no user name in this environment (getuser raises several kinds)
         who = socket.gethostname().split(".")[0] or "Poissonnier"
-    return f"{who}'s table"[:64]
+    return _("{name}'s table").format(name=who)[:64]
 
 
 def default_player_name() -> str:
@@ -64,8 +68,8 @@ def default_player_name() -> str:
     try:
         who = getpass.getuser()
     except Exception:  # no user name in this environment (getuser raises several kinds)
-        return "Player"
-    return who[:24] or "Player"
+        return _("Player")
+    return who[:24] or _("Player")
 
 
 def add_level_option(p: argparse.ArgumentParser) -> None:
@@ -102,6 +106,18 @@ def add_option_option(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help=_("a table option of the game (repeatable), checked by the game; "
         "Le Poissonnier has none"),
+    )  # fmt: skip
+
+
+def add_patience_option(p: argparse.ArgumentParser) -> None:
+    """``--bot-patience SECONDS``: how long a bot waits on a person before it is asked
+    again and may withdraw its offer (RULES.md §4)."""
+    from net.turns import BOT_PATIENCE
+
+    p.add_argument(
+        "--bot-patience", type=seconds, default=BOT_PATIENCE, metavar="SECONDS",
+        help=_("how long a bot leaves its offer to a person open before it may withdraw it "
+               "(default {default:g})").format(default=BOT_PATIENCE),
     )  # fmt: skip
 
 
@@ -147,6 +163,7 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
         "--bot-delay", type=bot_delay, default=0.5, metavar="SECONDS",
         help=_("pause before each bot move (default 0.5)"),
     )  # fmt: skip
+    add_patience_option(p)
     p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
     add_resume_options(p)
 
@@ -177,6 +194,7 @@ def settings_from(
         bots=args.bots,
         bot_kinds=levels_of(args, entry),
         bot_delay=args.bot_delay,
+        bot_patience=args.bot_patience,
         port=args.port,
         interface=args.interface,
         code=generate_code() if args.code == AUTO_CODE else args.code,

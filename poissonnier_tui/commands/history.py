@@ -92,6 +92,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{n:>3}. {when}  {_title(g.game)}: {', '.join(g.players) or '?'}")
         print(f"     {outcome} · {_length(g.turns, g.actions, g.duration)}")
         if g.problem:
-            print(f"     problem: {g.problem}")
+            print("     " + _("problem: {why}").format(why=g.problem))
         print(f"     {g.path}")
     return 0

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     role = args.role
     bot = getattr(args, "bot", None)
     if bot is not None and not bot.strip():
-        print("poissonnier: --bot needs a level, e.g. medium", file=sys.stderr)
+        print("poissonnier: " + _("--bot needs a level, e.g. medium"), file=sys.stderr)
         return 2
     bot = bot.strip().lower() if bot else None
     if bot is not None:  # the table's game checks it once joined; no game has it: stop now
@@ -79,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
         known = list(dict.fromkeys(k for entry in all_games() for k in entry.bot_kinds))
         if bot not in known:
             print(
-                f"poissonnier: no game here has a bot level {bot!r}; choose from "
-                f"{', '.join(known)}",
+                "poissonnier: "
+                + _("no game here has a bot level {level}; choose from {levels}").format(
+                    level=repr(bot), levels=", ".join(known)
+                ),
                 file=sys.stderr,
             )
             return 2
@@ -93,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     from poissonnier_tui.commands._table_options import default_player_name
 
-    name = clean_name(args.name or ("Spectator" if role == "spectator" else default_player_name()))
+    default_name = _("Spectator") if role == "spectator" else default_player_name()
+    name = clean_name(args.name or default_name)
     tokens = TokenStore()
     if args.headless:
         import asyncio

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import add_table_options, settings_from
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from poissonnier_tui.hosting.persistence import ResumePlan
@@ -89,7 +89,13 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
     table: HostedTable | None = None
     seat_log = SeatLog(lambda: table.server.seats() if table else (), emit)
     if plan is not None:
-        seat_log.say(f"Resuming {plan.path} from its {plan.actions} logged moves.")
+        seat_log.say(
+            ngettext(
+                "Resuming {path} from its {n} logged move.",
+                "Resuming {path} from its {n} logged moves.",
+                plan.actions,
+            ).format(path=plan.path, n=plan.actions)
+        )
     opening = asyncio.ensure_future(
         open_table(settings, on_change=seat_log.changed, resume=plan, admit=False)
     )
@@ -99,32 +105,54 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
         opening.cancel()
         await asyncio.gather(opening, return_exceptions=True)
         stopped.cancel()
-        seat_log.say("Stopped before the table was ready.")
+        seat_log.say(_("Stopped before the table was ready."))
         return 0
     try:
         table = opening.result()
     except (OSError, ResumeError) as exc:
         stopped.cancel()
-        print(f"poissonnier: cannot open the table: {exc}", file=sys.stderr)
+        print("poissonnier: " + _("cannot open the table: {why}").format(why=exc), file=sys.stderr)
         return 1
     seat_log.changed(table.server.summary())  # the bots seated from the start
-    code = f", code {settings.code}" if settings.code else ""
-    seat_log.say(
-        f"Table {settings.name!r} ({settings.entry.title}) on {table.address}{code}: "
-        f"{settings.seats} seats, "
-        f"{settings.bots} bot(s), seed {table.seed}. Join with: poissonnier join {table.address}"
+    opened = (
+        _("Table {name} ({game}) on {address}, code {code}: {seats}, {bots}, seed {seed}.")
+        if settings.code
+        else _("Table {name} ({game}) on {address}: {seats}, {bots}, seed {seed}.")
     )
+    seat_log.say(
+        opened.format(
+            name=repr(settings.name), game=settings.entry.title, address=table.address,
+            code=settings.code,
+            seats=ngettext("{n} seat", "{n} seats", settings.seats).format(n=settings.seats),
+            bots=ngettext("{n} bot", "{n} bots", settings.bots).format(n=settings.bots),
+            seed=table.seed,
+        )
+        + " "
+        + _("Join with: poissonnier join {address}").format(address=table.address)
+    )  # fmt: skip
     if plan is not None:
+        moves = table.server.rev
         seat_log.say(
-            f"Resumed: {table.server.rev} moves so far. Players take their seats back "
-            f"with: poissonnier join {table.address}"
+            ngettext(
+                "Resumed: {n} move so far. Players take their seats back with: "
+                "poissonnier join {address}",
+                "Resumed: {n} moves so far. Players take their seats back with: "
+                "poissonnier join {address}",
+                moves,
+            ).format(n=moves, address=table.address)
         )
     else:
-        seat_log.say(f"The game is saved in {games_dir()} as it goes ('poissonnier history').")
+        seat_log.say(
+            _("The game is saved in {folder} as it goes ('poissonnier history').").format(
+                folder=games_dir()
+            )
+        )
     if table.advertiser is not None:
-        seat_log.say("Advertised on the LAN (zeroconf); 'poissonnier tables' lists it.")
+        seat_log.say(_("Advertised on the LAN (zeroconf); 'poissonnier tables' lists it."))
     else:
-        seat_log.say(f"Not advertised ({table.advert_error}); join by address.")
+        seat_log.say(
+            _("Not advertised ({why}); join by address.").format(why=table.advert_error)
+        )
     table.server.admit()  # only now that the table said it is ready
     over = asyncio.ensure_future(table.server.wait_over())
     try:
@@ -132,16 +160,20 @@ async def _serve(settings: TableSettings, plan: ResumePlan | None = None) -> int
         result = table.server.result()
         if result is not None:
             names = [s.name for s in table.server.seats()]
-            winners = " and ".join(names[w] for w in result.get("winners", []))
-            seat_log.say(f"Winner: {winners}.")
-            seat_log.say("Result: " + json.dumps(result, sort_keys=True))
+            winners = [names[w] for w in result.get("winners", [])]
+            seat_log.say(
+                ngettext("Winner: {names}.", "Winners: {names}.", len(winners)).format(
+                    names=_(" and ").join(winners)
+                )
+            )
+            seat_log.say(_("Result: {json}").format(json=json.dumps(result, sort_keys=True)))
             if not stop.is_set():
                 await asyncio.wait({stopped}, timeout=LINGER)
         else:
-            seat_log.say("Stopping: the table closes.")
+            seat_log.say(_("Stopping: the table closes."))
     finally:
         over.cancel()
         stopped.cancel()
         await table.close("closing")
-        seat_log.say("Table closed.")
+        seat_log.say(_("Table closed."))
     return 0

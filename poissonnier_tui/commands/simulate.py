@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"poissonnier: {error}", file=sys.stderr)
         return 2
     if args.games < 1:
-        print("poissonnier: --games must be at least 1", file=sys.stderr)
+        print("poissonnier: " + _("--games must be at least 1"), file=sys.stderr)
         return 2
     try:
         report = simulate(

@@ -14,7 +14,7 @@ from typing import Any
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import seconds
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import N_, _
 
 MIN_LISTEN = 2.0
 """Seconds ``tables`` listens at least: zeroconf needs about 1.5 s to hear a table."""
@@ -104,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 WATCH_WORDS = {
-    "live": "listed", "not_answering": "not answering", "back": "back", "gone": "gone",
+    "live": N_("listed"), "not_answering": N_("not answering"), "back": N_("back"),
+    "gone": N_("gone"), "changed": N_("changed"),
 }  # fmt: skip
-"""The word ``--watch`` prints for each :mod:`net.live` state (``changed`` for a new advert)."""
+"""The word ``--watch`` prints for each :mod:`net.live` state (``changed`` for a new advert),
+translated when printed (JSON lines keep the English word)."""
 
 
 async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
@@ -131,9 +133,10 @@ async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
     last: dict[str, str] = {}
 
     def changed(name: str, table: LiveTable) -> None:
-        event = WATCH_WORDS[table.state]
+        state: str = table.state
         if last.get(name) == table.state and table.state != "gone":
-            event = "changed"
+            state = "changed"
+        event = WATCH_WORDS[state]  # JSON lines keep the English word
         last[name] = table.state
         row = describe(table.ad)
         if as_json:
@@ -142,7 +145,7 @@ async def watch(timeout: float, interface: str | None, as_json: bool) -> None:
             return
         print(
             "  ".join((
-                time.strftime("%H:%M:%S"), f"{event:<13}", row["name"],
+                time.strftime("%H:%M:%S"), f"{_(event):<13}", row["name"],
                 format_address(row["address"], row["port"]), f"{row['taken']}/{row['seats']}",
                 row["state"],
             )),
@@ -181,32 +184,38 @@ def describe(ad: Any) -> dict[str, Any]:
 
     why = incompatibility(ad)
     if why is None and ad.state == "playing":
-        why = (
-            "already playing (its players can rejoin; to watch: poissonnier spectate "
-            f"{format_address(ad.address, ad.port)})"
-        )
+        why = _(
+            "already playing (its players can rejoin; to watch: poissonnier spectate {address})"
+        ).format(address=format_address(ad.address, ad.port))
     elif why is None and ad.state == "over":
-        why = "its game is over"
+        why = _("its game is over")
     elif why is None and ad.state != "lobby":
-        why = f"it is {ad.state!r}"
+        why = _("it is {state}").format(state=repr(ad.state))
     elif why is None and ad.taken >= ad.seats:
-        why = f"full ({ad.taken}/{ad.seats})"
+        why = _("full ({taken}/{seats})").format(taken=ad.taken, seats=ad.seats)
     return {**ad.to_json(), "joinable": why is None, "why_not": why}
 
 
 def format_rows(rows: list[dict[str, Any]]) -> str:
     """A plain text table of :func:`describe` rows."""
-    head = ("NAME", "GAME", "ADDRESS", "SEATS", "STATE", "VERSION", "CAN JOIN")
+    from poissonnier_tui.hosting.lan import state_word
+
+    head = (
+        _("NAME"), _("GAME"), _("ADDRESS"), _("SEATS"), _("STATE"), _("VERSION"), _("CAN JOIN"),
+    )  # fmt: skip
     lines = [head]
     for r in rows:
-        can = "yes" + (" (code)" if r["code"] else "") if r["joinable"] else f"no: {r['why_not']}"
+        if r["joinable"]:
+            can = _("yes (code)") if r["code"] else _("yes")
+        else:
+            can = _("no: {why}").format(why=r["why_not"])
         lines.append(
             (
                 r["name"],
                 r["game"],
                 f"{r['address']}:{r['port']}",
                 f"{r['taken']}/{r['seats']}",
-                r["state"],
+                state_word(r["state"]),
                 r["app"],
                 can,
             )

@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from poissonnier_tui.commands import Subparsers, add_game_option, bot_kinds, check_levels
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, ngettext
 
 
 def _positive(text: str) -> float:
@@ -25,9 +25,11 @@ def _positive(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number: {text}").format(text=repr(text))
+        ) from None
     if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive")
+        raise argparse.ArgumentTypeError(_("must be positive"))
     return value
 
 
@@ -88,17 +90,22 @@ def run(args: argparse.Namespace) -> int:
     if len(lineup) == 1:
         lineup *= args.players
     if len(lineup) != args.players:
+        named = ngettext("{n} bot", "{n} bots", len(lineup)).format(n=len(lineup))
         print(
-            f"poissonnier: --bots names {len(lineup)} bots for {args.players} players "
-            "(give one per seat, or one for all)",
+            "poissonnier: "
+            + ngettext(
+                "--bots names {bots} for {n} player (give one per seat, or one for all)",
+                "--bots names {bots} for {n} players (give one per seat, or one for all)",
+                args.players,
+            ).format(bots=named, n=args.players),
             file=sys.stderr,
         )
         return 2
     if args.games < 1:
-        print("poissonnier: --games must be at least 1", file=sys.stderr)
+        print("poissonnier: " + _("--games must be at least 1"), file=sys.stderr)
         return 2
     if args.jobs < 1:
-        print("poissonnier: --jobs must be at least 1", file=sys.stderr)
+        print("poissonnier: " + _("--jobs must be at least 1"), file=sys.stderr)
         return 2
     try:
         report = tournament(

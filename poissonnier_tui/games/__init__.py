@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:  # importing a game's rules must not import the network layer
@@ -71,6 +71,13 @@ class GameEntry:
             (e.g. ready, decline, end the turn), from its view alone, or ``None``;
             a headless seat plays it when the table keeps refusing its bot's
             moves. ``None`` here: the seat then plays its first legal action.
+        tallies: the words for the game's final scores and play counts in the
+            arena's reports (their keys, e.g. ``"clients_served"``), marked with
+            ``N_`` (reports show them through ``_``); a key missing here is shown
+            as it is.
+        seat_bot: wraps a bot seated at a table (``hosting/tables.py``), e.g. so it
+            gives reasons and quotes (Le Poissonnier: ``haggling.TableBot``); the
+            arena's bots are left bare. ``None``: seated as made.
     """
 
     name: str
@@ -85,6 +92,8 @@ class GameEntry:
     options: Mapping[str, Any]
     summary: str = ""
     fallback_from_view: Callable[[Mapping[str, Any]], Wire | None] | None = None
+    tallies: Mapping[str, str] = field(default_factory=dict)
+    seat_bot: Callable[[Agent], Agent] | None = None
 
     @property
     def min_seats(self) -> int:

@@ -22,6 +22,7 @@ from net.messages import NAME_MAX, SeatInfo
 from net.server import TableSummary
 from poissonnier_tui import __version__
 from poissonnier_tui.games import ENTRY_MODULES
+from poissonnier_tui.i18n import N_, _, ngettext
 
 DEFAULT_PORT: Final = 7374
 """TCP port a table listens on unless told otherwise (a busy one falls back to any free port)."""
@@ -40,16 +41,22 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     text = text.strip()
     host, port_text = text, ""
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _sep, rest = text[1:].partition("]")
         port_text = rest.removeprefix(":")
     elif text.count(":") == 1:
-        host, _, port_text = text.partition(":")
+        host, _sep, port_text = text.partition(":")
     if not host:
-        raise ValueError(f"No host in {text!r}: give HOST:PORT, e.g. 192.168.1.20:{DEFAULT_PORT}.")
+        raise ValueError(
+            _("No host in {text}: give HOST:PORT, e.g. 192.168.1.20:{port}.").format(
+                text=repr(text), port=DEFAULT_PORT
+            )
+        )
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{port_text!r} is not a port number (1-65535).")
+        raise ValueError(
+            _("{text} is not a port number (1-65535).").format(text=repr(port_text))
+        )
     return host, int(port_text)
 
 
@@ -63,14 +70,29 @@ def format_address(host: str, port: int) -> str:
     return f"{host}:{port}"
 
 
+TABLE_STATES: Final[dict[str, str]] = {
+    "lobby": N_("lobby"), "playing": N_("playing"), "over": N_("over"),
+}  # fmt: skip
+"""An advertised table's state (``TableAd.state``) in words (see :func:`state_word`)."""
+
+
+def state_word(state: str) -> str:
+    """An advertised table's state in the current language (a state we do not know as is)."""
+    return _(TABLE_STATES[state]) if state in TABLE_STATES else state
+
+
 def incompatibility(ad: TableAd) -> str | None:
     """Why this app cannot join the advertised table, naming both versions; ``None`` if it can."""
     if ad.game not in ENTRY_MODULES:
-        return f"it plays {ad.game!r}, a game this app does not have ({', '.join(ENTRY_MODULES)})"
+        return _("it plays {game}, a game this app does not have ({games})").format(
+            game=repr(ad.game), games=", ".join(ENTRY_MODULES)
+        )
     if ad.protocol != PROTOCOL_VERSION or ad.app != __version__:
-        return (
-            f"it runs poissonnier {ad.app} (protocol {ad.protocol}); "
-            f"you have {__version__} (protocol {PROTOCOL_VERSION})"
+        return _(
+            "it runs poissonnier {app} (protocol {protocol}); "
+            "you have {our_app} (protocol {our_protocol})"
+        ).format(
+            app=ad.app, protocol=ad.protocol, our_app=__version__, our_protocol=PROTOCOL_VERSION
         )
     return None
 
@@ -117,14 +139,20 @@ class SeatLog:
         for seat, (old, new) in enumerate(pairs):
             taken = summary.taken - sum(later[seat + 1 :])
             for line in seat_changes(seat, old, new, over=self._phase == "over"):
-                self.say(f"{line} ({taken}/{summary.seats} seats taken)")
+                self.say(
+                    ngettext(
+                        "{line} ({taken}/{seats} seat taken)",
+                        "{line} ({taken}/{seats} seats taken)",
+                        summary.seats,
+                    ).format(line=line, taken=taken, seats=summary.seats)
+                )
         if summary.phase != self._phase:
             self._phase = summary.phase
             if summary.phase == "playing":
                 names = ", ".join(s.name for s in now)
-                self.say(f"Game started: {names}.")
+                self.say(_("Game started: {names}.").format(names=names))
             elif summary.phase == "over":
-                self.say("Game over.")
+                self.say(_("Game over."))
 
 
 def seat_changes(seat: int, old: SeatInfo, new: SeatInfo, *, over: bool = False) -> list[str]:
@@ -135,24 +163,32 @@ def seat_changes(seat: int, old: SeatInfo, new: SeatInfo, *, over: bool = False)
     n = seat + 1
     if old == new:
         return []
+    left = _("{name} left seat {n}.")
     if new.kind == "open":
-        return [f"{old.name} left seat {n}."] if old.kind != "open" else []
+        return [left.format(name=old.name, n=n)] if old.kind != "open" else []
     if old.kind == "open":
-        what = "(bot) sits in" if new.kind == "bot" else "joined"
-        return [f"{new.name} {what} seat {n}."]
+        bot = new.kind == "bot"
+        sat = _("{name} (bot) sits in seat {n}.") if bot else _("{name} joined seat {n}.")
+        return [sat.format(name=new.name, n=n)]
     if old.kind == "human" and new.kind == "bot":
-        return [f"A bot plays seat {n} for {new.name} while they are away."]
+        away = _("A bot plays seat {n} for {name} while they are away.")
+        return [away.format(name=new.name, n=n)]
     if old.kind == "bot" and new.kind == "human":
-        how = "took back" if new.connected else "got back"
-        return [f"{new.name} {how} seat {n} from the bot."]
+        back = (
+            _("{name} took back seat {n} from the bot.")
+            if new.connected
+            else _("{name} got back seat {n} from the bot.")
+        )
+        return [back.format(name=new.name, n=n)]
     if old.kind == new.kind == "human" and old.connected != new.connected:
         if new.connected:
-            return [f"{new.name} reconnected to seat {n}."]
+            return [_("{name} reconnected to seat {n}.").format(name=new.name, n=n)]
         if over:
-            return [f"{new.name} left seat {n}."]
-        return [f"{new.name} disconnected from seat {n}; the seat is kept for them."]
+            return [left.format(name=new.name, n=n)]
+        gone = _("{name} disconnected from seat {n}; the seat is kept for them.")
+        return [gone.format(name=new.name, n=n)]
     if old.kind == new.kind == "bot":
-        return [f"{new.name} (bot) now plays seat {n}."]
+        return [_("{name} (bot) now plays seat {n}.").format(name=new.name, n=n)]
     return []
 
 

@@ -61,6 +61,7 @@ from net.table import Refused
 from net.tablelog import LogDamaged, TableLog, describe_action, read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.games import GameEntry, game_entry
+from poissonnier_tui.i18n import _, ngettext
 
 APP_NAME: Final = "poissonnier"
 DATA_DIR_ENV: Final = "POISSONNIER_DATA_DIR"
@@ -160,19 +161,29 @@ def check_header(log: TableLog) -> LogHeader:
     try:
         header = parse_header(log.header)
     except BadHeader as exc:
-        raise ResumeError(f"This log's header is unusable: {exc}.") from None
+        raise ResumeError(_("This log's header is unusable: {why}.").format(why=exc)) from None
     entry = log_game(header)
     rules = entry.definition.rules_version
     if header.rules != rules:
         raise ResumeError(
-            f"This log was written with {entry.title} rules version {header.rules} (poissonnier "
-            f"{header.app}); this is rules version {rules} (poissonnier {__version__}). "
-            "Replaying it could give a different game (R3): use the version that wrote it."
-        )
+            _(
+                "This log was written with {game} rules version {rules} (poissonnier {app}); "
+                "this is rules version {our_rules} (poissonnier {our_app}). Replaying it could "
+                "give a different game (R3): use the version that wrote it."
+            ).format(
+                game=entry.title, rules=header.rules, app=header.app, our_rules=rules,
+                our_app=__version__,
+            )
+        )  # fmt: skip
     if not entry.min_seats <= len(header.seats) <= entry.max_seats:
         raise ResumeError(
-            f"This log has {len(header.seats)} seats; {entry.title} has "
-            f"{entry.min_seats} to {entry.max_seats}."
+            ngettext(
+                "This log has {n} seat; {game} has {low} to {high}.",
+                "This log has {n} seats; {game} has {low} to {high}.",
+                len(header.seats),
+            ).format(
+                n=len(header.seats), game=entry.title, low=entry.min_seats, high=entry.max_seats
+            )
         )
     return header
 
@@ -186,7 +197,9 @@ def log_game(header: LogHeader) -> GameEntry:
     try:
         return game_entry(header.game)
     except ValueError as exc:
-        raise ResumeError(f"This is a log of a game this app does not know: {exc}.") from None
+        raise ResumeError(
+            _("This is a log of a game this app does not know: {why}.").format(why=exc)
+        ) from None
 
 
 def replay_log(log: TableLog, header: LogHeader | None = None) -> Replayed:
@@ -200,7 +213,7 @@ def replay_log(log: TableLog, header: LogHeader | None = None) -> Replayed:
     try:
         return replay(log_game(header).definition, header, log.actions)
     except ValueError as exc:  # the game refused the seats or options
-        raise ResumeError(f"This log's game cannot be set up: {exc}.") from None
+        raise ResumeError(_("This log's game cannot be set up: {why}.").format(why=exc)) from None
 
 
 def public_turn(match: Match) -> int | None:
@@ -235,11 +248,13 @@ def _read(path: Path) -> tuple[TableLog | None, LogDamaged | None]:
     except LogDamaged as exc:
         return exc.log, exc
     except FileNotFoundError:
-        raise ResumeError(f"There is no log at {path}.") from None
+        raise ResumeError(_("There is no log at {path}.").format(path=path)) from None
     except IsADirectoryError:
-        raise ResumeError(f"{path} is a directory, not a log.") from None
+        raise ResumeError(_("{path} is a directory, not a log.").format(path=path)) from None
     except OSError as exc:
-        raise ResumeError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+        raise ResumeError(
+            _("Cannot read {path}: {why}.").format(path=path, why=exc.strerror or exc)
+        ) from None
 
 
 def plan_resume(path: Path, *, confirm: Callable[[str], bool]) -> ResumePlan:
@@ -261,35 +276,45 @@ def plan_resume(path: Path, *, confirm: Callable[[str], bool]) -> ResumePlan:
     log, damaged = _read(path)
     if log is None:
         assert damaged is not None
-        raise ResumeError(f"{damaged}. Nothing can be resumed from it.")
+        raise ResumeError(_("{why}. Nothing can be resumed from it.").format(why=damaged))
     header = check_header(log)
     damage: str | None = None
     if damaged is not None:
-        question = (
-            f"{damaged}.\nContinue from the valid prefix ({len(log.actions)} actions)? "
-            "The damaged tail will be cut off; a copy of the file is kept first."
-        )
+        question = ngettext(
+            "{why}.\nContinue from the valid prefix ({n} action)? "
+            "The damaged tail will be cut off; a copy of the file is kept first.",
+            "{why}.\nContinue from the valid prefix ({n} actions)? "
+            "The damaged tail will be cut off; a copy of the file is kept first.",
+            len(log.actions),
+        ).format(why=damaged, n=len(log.actions))
         if not confirm(question):
-            raise ResumeError("Not resumed; the log is unchanged.")
+            raise ResumeError(_("Not resumed; the log is unchanged."))
         damage = str(damaged)
     done = replay_log(log, header)
     if done.error is not None:
         bad = log.actions[done.applied]
-        problem = (
-            f"{path}: action {done.applied + 1} ({describe_action(bad)}) at byte {bad.offset} "
-            f"is refused on replay: {done.error}"
-        )
-        question = (
-            f"{problem}.\nContinue from the {done.applied} actions before it? It and "
-            "everything after it will be cut off; a copy of the file is kept first."
-        )
+        problem = _(
+            "{path}: action {n} ({action}) at byte {offset} is refused on replay: {why}"
+        ).format(
+            path=path, n=done.applied + 1, action=describe_action(bad), offset=bad.offset,
+            why=done.error,
+        )  # fmt: skip
+        question = ngettext(
+            "{problem}.\nContinue from the {n} action before it? It and everything after it "
+            "will be cut off; a copy of the file is kept first.",
+            "{problem}.\nContinue from the {n} actions before it? It and everything after it "
+            "will be cut off; a copy of the file is kept first.",
+            done.applied,
+        ).format(problem=problem, n=done.applied)
         if not confirm(question):
-            raise ResumeError("Not resumed; the log is unchanged.")
+            raise ResumeError(_("Not resumed; the log is unchanged."))
         damage = problem
     if done.match.is_over:
         raise ResumeError(
-            f"The game in {path} is over: nothing to resume. "
-            f"Watch it again with: poissonnier replay {path}"
+            _(
+                "The game in {path} is over: nothing to resume. "
+                "Watch it again with: poissonnier replay {path}"
+            ).format(path=path)
         )
     return ResumePlan(path, log, header, done.applied, damage)
 
@@ -369,20 +394,25 @@ def restore_table(
             **server_kwargs,
         )
     except OSError as exc:
-        raise ResumeError(f"Cannot write to {plan.path}: {exc.strerror or exc}.") from None
+        raise ResumeError(
+            _("Cannot write to {path}: {why}.").format(path=plan.path, why=exc.strerror or exc)
+        ) from None
     except (ValueError, Refused) as exc:
-        raise ResumeError(f"Cannot rebuild the table from {plan.path}: {exc}.") from None
+        raise ResumeError(
+            _("Cannot rebuild the table from {path}: {why}.").format(path=plan.path, why=exc)
+        ) from None
 
 
 def ask_yes_no(question: str) -> bool:
-    """Ask on stderr (stdout may be a log), read stdin; only ``y``/``yes`` is yes; EOF is no."""
-    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    """Ask on stderr (stdout may be a log), read stdin; only ``y``/``yes`` (or, in
+    French, ``o``/``oui``) is yes; EOF is no."""
+    print(f"{question} {_('[y/N]')} ", end="", file=sys.stderr, flush=True)
     try:
         answer = input()
     except EOFError:
         print(file=sys.stderr)
         return False
-    return answer.strip().lower() in {"y", "yes"}
+    return answer.strip().lower() in {"y", "yes", "o", "oui"}
 
 
 # --- history -------------------------------------------------------------------------------------
@@ -443,9 +473,11 @@ def summarize(path: Path) -> GameSummary:
         )  # fmt: skip
     if done.error is not None:
         bad = log.actions[done.applied]
-        problem = problem or f"action {done.applied + 1} at byte {bad.offset} is refused on replay"
+        problem = problem or _("action {n} at byte {offset} is refused on replay").format(
+            n=done.applied + 1, offset=bad.offset
+        )
     players = tuple(
-        s.name + (" (bot)" if s.kind == "bot" else "") or f"Seat {i + 1}"
+        s.name + (" " + _("(bot)") if s.kind == "bot" else "") or _("Seat {n}").format(n=i + 1)
         for i, s in enumerate(header.seats)
     )
     match = done.match
@@ -453,7 +485,7 @@ def summarize(path: Path) -> GameSummary:
     winners = None
     if result is not None:
         winners = tuple(
-            header.seats[w].name or f"Seat {w + 1}"
+            header.seats[w].name or _("Seat {n}").format(n=w + 1)
             for w in result.get("winners", [])
             if 0 <= w < len(header.seats)
         )

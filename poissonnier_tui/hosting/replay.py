@@ -37,6 +37,7 @@ from poissonnier_tui.hosting.persistence import (
     log_game,
     public_turn,
 )
+from poissonnier_tui.i18n import _
 
 ALL_HANDS: Final = "all"
 """The point of view that shows every hand (finished games only)."""
@@ -154,7 +155,7 @@ class Replay:
         """
         log, damaged = _read(path)
         if log is None:
-            raise ResumeError(f"{damaged}. There is nothing to replay.")
+            raise ResumeError(_("{why}. There is nothing to replay.").format(why=damaged))
         header = check_header(log)
         problem = str(damaged) if damaged is not None else None
         matches, moves, error = _replay(log, header)
@@ -162,11 +163,9 @@ class Replay:
             problem = error if problem is None else f"{problem}; {error}"
         humans = [i for i, s in enumerate(header.seats) if s.kind == "human"]
         if seat is not None and not 0 <= seat < len(header.seats):
-            raise ResumeError(f"There is no seat {seat + 1} at this table.")
+            raise ResumeError(_("There is no seat {n} at this table.").format(n=seat + 1))
         viewer = seat if seat is not None else (humans[0] if len(humans) == 1 else None)
-        return cls(
-            path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats
-        )
+        return cls(path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats)
 
     def chat_at(self, step: int) -> list[LoggedChat]:
         """What had been said at the table by ``step`` (clamped), oldest first."""
@@ -241,8 +240,10 @@ class Replay:
         """
         if not self.allowed(pov):
             raise NotAllowed(
-                "A game that is not over can be shown only from the public view "
-                "and from your own seat (RULES.md §9)."
+                _(
+                    "A game that is not over can be shown only from the public view "
+                    "and from your own seat (RULES.md §9)."
+                )
             )
         match = self.match(step)
         if pov == ALL_HANDS:
@@ -258,22 +259,35 @@ class Replay:
         with every hand shown; others read the kind of move (the public log
         tells what everyone saw).
         """
+        parts = self.move_parts(step, pov)
+        if parts is None:
+            return _("The deal.")
+        seat, kind, details = parts
+        name = self.header.seats[seat].name or _("Seat {n}").format(n=seat + 1)
+        if details:
+            shown = ", ".join(f"{k}={plain_value(v)}" for k, v in details.items())
+            return f"{name}: {kind.replace('_', ' ')} ({shown})"
+        return f"{name}: {kind.replace('_', ' ')}"
+
+    def move_parts(self, step: int, pov: PointOfView) -> tuple[int, str, dict[str, Any]] | None:
+        """The move that reached ``step`` as data, for a screen to put in its own words:
+        ``(seat, action type, fields)``, the fields (wire keys -> values, no ``type``)
+        only where ``pov`` may see the mover's cards (else empty); ``None`` for the deal.
+        """
         if step <= 0:
-            return "The deal."
+            return None
         move = self.moves[self._clamp(step) - 1]
-        kind = str(move.action.get("type", "?")).replace("_", " ")
-        name = self.header.seats[move.seat].name or f"Seat {move.seat + 1}"
+        kind = str(move.action.get("type", "?"))
+        details: dict[str, Any] = {}
         if pov == ALL_HANDS or pov == move.seat:
             details = {k: v for k, v in move.action.items() if k != "type"}
-            if details:
-                shown = ", ".join(f"{k}={_plain(v)}" for k, v in details.items())
-                return f"{name}: {kind} ({shown})"
-        return f"{name}: {kind}"
+        return move.seat, kind, details
 
 
-def _plain(value: Any) -> str:
+def plain_value(value: Any) -> str:
+    """A wire value as plain text: lists as ``[a b c]``, nested lists likewise."""
     if isinstance(value, list):
-        return "[" + " ".join(_plain(v) for v in value) + "]"
+        return "[" + " ".join(plain_value(v) for v in value) + "]"
     return str(value)
 
 
@@ -291,11 +305,13 @@ def _replay(log: TableLog, header: LogHeader) -> tuple[list[Match], list[Move], 
     try:
         start = definition.new_match(header.seed, len(header.seats), header.options)
     except ValueError as exc:
-        raise ResumeError(f"This log's game cannot be set up: {exc}.") from None
+        raise ResumeError(_("This log's game cannot be set up: {why}.").format(why=exc)) from None
     matches.append(snapshot(start))
     done = replay(definition, header, log.actions, after_each=keep)
     if done.error is None:
         return matches, moves, None
     bad = log.actions[done.applied]
-    where = f"action {done.applied + 1} at byte {bad.offset}"
-    return matches, moves, f"{where} is refused: {done.error}"
+    refused = _("action {n} at byte {offset} is refused: {why}").format(
+        n=done.applied + 1, offset=bad.offset, why=done.error
+    )
+    return matches, moves, refused

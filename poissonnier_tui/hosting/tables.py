@@ -38,7 +38,7 @@ from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.recorder import LoggedSeat, TableRecorder
 from net.server import TableServer, TableSummary
-from net.turns import StepLimit, TimeLimit
+from net.turns import BOT_PATIENCE, StepLimit, TimeLimit
 from poissonnier_tui import __version__
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
 from poissonnier_tui.hosting.lan import DEFAULT_PORT, format_address
@@ -49,11 +49,15 @@ from poissonnier_tui.hosting.persistence import (
     record_table,
     restore_table,
 )
+from poissonnier_tui.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
 
 ABSENT_GRACE: Final = 10.0
 """Seconds a disconnected player is waited for before the table's defaults play for them."""
+
+BOT_PATIENCE_MAX: Final = 600.0
+"""Longest bot patience a table accepts, in seconds (a bot waits on people at most this)."""
 
 SOLO_TABLE: Final = "Solo"
 """The name of a solo table."""
@@ -77,7 +81,7 @@ def kind_for(kinds: tuple[str, ...], index: int) -> str:
         ValueError: ``kinds`` is empty.
     """
     if not kinds:
-        raise ValueError("no bot level given")
+        raise ValueError(_("no bot level given"))
     return kinds[index % len(kinds)]
 
 
@@ -94,12 +98,15 @@ class BotKinds:
         self._made: dict[int, tuple[Agent, str]] = {}  # the agent is kept: ids stay unique
 
     def make(self, kind: str, seed: int) -> Agent:
-        """A new bot of ``kind`` seeded by ``seed`` (R3), remembered.
+        """A new bot of ``kind`` seeded by ``seed`` (R3), as the game seats it
+        (``GameEntry.seat_bot``), remembered.
 
         Raises:
             ValueError: an unknown kind for this game.
         """
         agent = self._entry.make_bot(kind, seed)
+        if self._entry.seat_bot is not None:  # e.g. reasons and quotes at a table
+            agent = self._entry.seat_bot(agent)
         self._made[id(agent)] = (agent, kind)
         return agent
 
@@ -177,6 +184,9 @@ class TableSettings:
             hear spectators, the rate).
         drafts: how long and how often a person drafting an offer holds the
             bots (``net.drafts.DraftRules``).
+        bot_patience: seconds a bot waiting on a person (an answer to its
+            offer, RULES.md §4) is left before it is asked again and may
+            withdraw the offer (``net.turns.BOT_PATIENCE``).
     """
 
     name: str
@@ -199,6 +209,7 @@ class TableSettings:
     solo: bool = False
     chat: ChatPolicy = field(default_factory=ChatPolicy)
     drafts: DraftRules = field(default_factory=DraftRules)
+    bot_patience: float = BOT_PATIENCE
 
     @property
     def entry(self) -> GameEntry:
@@ -218,31 +229,50 @@ class TableSettings:
         out = []
         low, high = entry.min_seats, entry.max_seats
         if not low <= self.seats <= high:
-            out.append(f"a table of {entry.title} has {low} to {high} seats, not {self.seats}")
+            out.append(
+                _("a table of {game} has {low} to {high} seats, not {n}").format(
+                    game=entry.title, low=low, high=high, n=self.seats
+                )
+            )
         most = self.seats - 1 if self.host_seat else self.seats
         if not 0 <= self.bots <= most:
-            out.append(f"--bots must be 0 to {most} with {self.seats} seats")
+            out.append(
+                ngettext(
+                    "--bots must be 0 to {most} with {n} seat",
+                    "--bots must be 0 to {most} with {n} seats",
+                    self.seats,
+                ).format(most=most, n=self.seats)
+            )
         if not self.bot_kinds:
-            out.append("name at least one bot level")
+            out.append(_("name at least one bot level"))
         for kind in self.bot_kinds:
             if kind not in entry.bot_kinds:
                 out.append(
-                    f"unknown bot level {kind!r} for {entry.title}; "
-                    f"choose from {', '.join(entry.bot_kinds)}"
+                    _("unknown bot level {level} for {game}; choose from {levels}").format(
+                        level=repr(kind), game=entry.title, levels=", ".join(entry.bot_kinds)
+                    )
                 )
         if not (0 < len(self.name) <= 64 and self.name.isprintable() and self.name.strip()):
-            out.append("the table name must be 1 to 64 printable characters")
+            out.append(_("the table name must be 1 to 64 printable characters"))
         if self.code is not None and not 0 < len(self.code) <= 64:
-            out.append("the join code must be 1 to 64 characters")
+            out.append(_("the join code must be 1 to 64 characters"))
+        if not 0 < self.bot_patience <= BOT_PATIENCE_MAX:
+            out.append(
+                _("--bot-patience must be more than 0 and at most {seconds} s").format(
+                    seconds=f"{BOT_PATIENCE_MAX:g}"
+                )
+            )
         if self.fill_timeout is not None and not self.fill_timeout > 0:
-            out.append("--fill-timeout must be a positive number of seconds")
+            out.append(_("--fill-timeout must be a positive number of seconds"))
         if self.port is not None and not 0 <= self.port < 65536:
-            out.append("--port must be 0 to 65535")
+            out.append(_("--port must be 0 to 65535"))
         if not out:
             try:  # the game checks its own options (and the seat count once more)
                 entry.definition.new_match(self.seed or 0, self.seats, dict(self.options))
             except ValueError as exc:
-                out.append(f"bad table option for {entry.title}: {exc}")
+                out.append(
+                    _("bad table option for {game}: {why}").format(game=entry.title, why=exc)
+                )
         return out
 
 
@@ -254,6 +284,7 @@ def solo_settings(
     seed: int | None = None,
     bot_delay: float = 0.5,
     options: Mapping[str, Any] | None = None,
+    bot_patience: float = BOT_PATIENCE,
 ) -> TableSettings:
     """A solo table: the player in seat 0, ``bots`` bots after them, on 127.0.0.1.
 
@@ -268,6 +299,7 @@ def solo_settings(
         bots=bots,
         bot_kinds=bot_kinds,
         bot_delay=bot_delay,
+        bot_patience=bot_patience,
         port=0,
         interface="127.0.0.1",
         seed=seed,
@@ -495,7 +527,9 @@ def resume_server(
     try:
         entry = game_entry(plan.header.game)
     except ValueError as exc:
-        raise ResumeError(f"This log's game cannot be played here: {exc}.") from None
+        raise ResumeError(
+            _("This log's game cannot be played here: {why}.").format(why=exc)
+        ) from None
     kinds = bots or BotKinds(entry)
     seed = plan.header.seed
 
@@ -552,7 +586,11 @@ async def open_table(
     seed = settings.seed if settings.seed is not None else secrets.randbelow(2**31)
     if resume is not None:
         if resume.header.game != entry.name:
-            raise ResumeError(f"This is a log of {resume.header.game!r}, not of {entry.name!r}.")
+            raise ResumeError(
+                _("This is a log of {game}, not of {other}.").format(
+                    game=repr(resume.header.game), other=repr(entry.name)
+                )
+            )
         seed = resume.header.seed
     listen = settings.interface or ANY  # every address, IPv6 and IPv4
     first_bot = settings.seats - settings.bots
@@ -571,6 +609,7 @@ async def open_table(
             "on_change": on_change,
             "chat": settings.chat,
             "drafts": settings.drafts,
+            "bot_patience": settings.bot_patience,
         }
         if resume is not None:
             return resume_server(resume, game=definition, bots=kinds, **common)[0]

@@ -46,7 +46,8 @@ from net.reconnect import GIVE_UP_AFTER
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
-from poissonnier_tui.i18n import _, language
+from poissonnier_tui.i18n import N_, _, language
+from poissonnier_tui.refusals import table_refusal_text
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.home_nav import HomeNavigation
@@ -62,6 +63,7 @@ from poissonnier_tui.shell.messages import (
     ViewReceived,
 )
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import (
@@ -73,6 +75,7 @@ from poissonnier_tui.shell.session import (
 )
 from poissonnier_tui.shell.table_chat import TableChat
 from poissonnier_tui.shell.table_drafts import TableDrafts
+from poissonnier_tui.shell.table_prices import TablePrices
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -88,7 +91,7 @@ __all__ = [
 ]
 
 
-class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
+class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):
@@ -118,11 +121,11 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
     """The table vanished and the app is trying to get back to it (``c`` stops)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "request_quit", "Quit", priority=True),
-        Binding("f1", "help", "Help", priority=True, show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("f2", "seats", "Seats", priority=True),
-        Binding("k", "chat", _("Chat")),
+        Binding("ctrl+q", "request_quit", N_("Quit"), priority=True),
+        Binding("f1", "help", N_("Help"), priority=True, show=False),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("f2", "seats", N_("Seats"), priority=True),
+        Binding("k", "chat", N_("Chat")),
     ]
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -130,6 +133,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
     def on_mount(self) -> None:
         """Show the home screen, the lobby of tables, or the connecting screen and start the
         network worker."""
+        translate_bindings(self)  # the footer's quit, help... in the player's language
         if isinstance(self.session, HomeSession):
             self.open_home(self.session)
             return
@@ -167,10 +171,15 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         if hosted is not None:
             self._say_host_lobby(hosted)
         else:
-            where = "as a spectator" if event.seat is None else f"in seat {event.seat + 1}"
-            self._say(
-                f"Joined the table on {event.address} {where}. Waiting for the game to start…"
-            )
+            if event.seat is None:
+                joined = _(
+                    "Joined the table on {address} as a spectator. Waiting for the game to start…"
+                )
+            else:
+                joined = _(
+                    "Joined the table on {address} in seat {seat}. Waiting for the game to start…"
+                )
+            self._say(joined.format(address=event.address, seat=(event.seat or 0) + 1))
 
     def on_connect_failed(self, event: ConnectFailed) -> None:
         """Show why, and offer to try again (in the LAN lobby, if there is one)."""
@@ -179,18 +188,22 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
             address = format_address(self.session.host, self.session.port)
             tip = advice(event.code, address)
             if event.code in ("already_started", "table_full"):
-                tip = "Press w to watch it as a spectator."
+                tip = _("Press w to watch it as a spectator.")
             elif event.code == "bad_code":
-                tip = "Type the join code in the Code field and press Enter in the address field."
+                tip = _(
+                    "Type the join code in the Code field and press Enter in the address field."
+                )
             self.back_to_lobby(
-                f"Could not join {address}: {event.message} {tip}".strip(),
+                _("Could not join {address}: {why} {tip}")
+                .format(address=address, why=event.message, tip=tip)
+                .strip(),
                 address=address,
                 code_field=event.code == "bad_code",
             )
             return
         self.failed = True
         self._say(event.message, failed=True)
-        self.notify(event.message, title="Could not join", severity="error")
+        self.notify(event.message, title=_("Could not join"), severity="error")
 
     def on_lobby_changed(self, event: LobbyChanged) -> None:
         """Names and connections changed (or, after a game, the table went back to its
@@ -256,9 +269,13 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         self.notify(self.refusal_text(event), title=_("Not allowed"), severity="error")
 
     def refusal_text(self, event: ActionRefused) -> str:
-        """A refusal in the player's language, by the game's UI from its code and
+        """A refusal in the player's language: the table's own refusals from
+        :mod:`poissonnier_tui.refusals`, a game's by the game's UI from its code and
         parameters when it can (an optional ``refusal`` of its ``GameUI``); otherwise
         the server's own sentence."""
+        table = table_refusal_text(event.params, event.message)
+        if table is not None:  # one of the table's own refusals (every game's)
+            return table
         render = getattr(self.game_ui, "refusal", None)
         if render is None:
             return event.message
@@ -290,28 +307,29 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
             address = format_address(self.session.host, self.session.port)
             if event.table_closed:
                 self.back_to_lobby(
-                    f"The host closed the table at {address}; nothing of it remains.",
+                    _("The host closed the table at {address}; nothing of it remains.").format(
+                        address=address
+                    ),
                     address=address,
                 )
                 return
-            seat = (
-                " Your seat is kept: pick the table again (or run 'poissonnier join "
-                f"{address}') to take it back."
+            lost = (
+                _(
+                    "Lost the table at {address}: {why} The host may be gone. Your seat is kept: "
+                    "pick the table again (or run 'poissonnier join {address}') to take it back."
+                )
                 if self.seat is not None
-                else ""
+                else _("Lost the table at {address}: {why} The host may be gone.")
             )
-            self.back_to_lobby(
-                f"Lost the table at {address}: {event.reason} The host may be gone.{seat}",
-                address=address,
-            )
+            self.back_to_lobby(lost.format(address=address, why=event.reason), address=address)
             return
         self.failed = True
         self._say(event.reason, failed=True)
         self.notify(
-            f"{event.reason} Press r to reconnect."
+            _("{why} Press r to reconnect.").format(why=event.reason)
             if isinstance(self.session, JoinSession)
             else event.reason,
-            title="Disconnected",
+            title=_("Disconnected"),
             severity="error",
             timeout=30,
         )
@@ -393,20 +411,19 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
                 "[b]poissonnier history[/b] lists them)."
             ).format(command=RESUME_SOLO)
         elif isinstance(self.session, HostSession):
-            detail = "You host this table: leaving closes it for everyone."
+            detail = _("You host this table: leaving closes it for everyone.")
         elif self.seat is None:
-            detail = "You are watching: leave whenever you like."
+            detail = _("You are watching: leave whenever you like.")
         elif self.tokens is not None and isinstance(self.session, JoinSession):
             address = format_address(self.session.host, self.session.port)
-            detail = (
-                "Your seat is kept for you: run [b]poissonnier join "
-                f"{address}[/b] again to take it back."
-            )
+            detail = _(
+                "Your seat is kept for you: run [b]poissonnier join {address}[/b] again to take "
+                "it back."
+            ).format(address=address)
         else:
-            detail = (
-                "Your seat is kept for you: join again with the token "
-                f"[b]{self.token}[/b] to carry on."
-            )
+            detail = _(
+                "Your seat is kept for you: join again with the token [b]{token}[/b] to carry on."
+            ).format(token=self.token)
         self.push_screen(QuitDialog(detail), self._leave)
 
     async def _leave(self, leave: bool | None) -> None:
@@ -461,5 +478,5 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         if isinstance(self.session, JoinSession) and self.token:
             self.session = replace(self.session, token=self.token)
         self.failed = False
-        self._say("Trying again…")
+        self._say(_("Trying again…"))
         self.run_table()

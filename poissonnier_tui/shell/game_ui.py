@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from net.game import Agent, Wire
 from poissonnier_tui.games import DEFAULT_GAME, game_entry
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.seats import SeatLabel
 
 if TYPE_CHECKING:
@@ -144,6 +145,8 @@ def load_game_ui(game: str | None = None) -> GameUI[Any]:
     ui: GameUI[Any] | None = getattr(module, UI_ATTRIBUTE, None)
     if ui is None:
         raise ValueError(
-            f"{entry.ui} has no {UI_ATTRIBUTE}: the game {entry.name!r} has no screens"
+            _("{module} has no {attribute}: the game {game} has no screens").format(
+                module=entry.ui, attribute=UI_ATTRIBUTE, game=repr(entry.name)
+            )
         )
     return ui

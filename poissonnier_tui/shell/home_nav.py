@@ -30,6 +30,7 @@ from poissonnier_tui.settings import Settings, load_settings
 from poissonnier_tui.shell.game_ui import load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
 from poissonnier_tui.shell.lobby_nav import LobbyNavigation
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.home import HomeScreen, default_player_name
 from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
@@ -70,6 +71,7 @@ class HomeNavigation(LobbyNavigation, HostControls):
             set_language(resolve_language(self.cli_lang, settings.language))
         except (ValueError, OSError) as exc:  # a catalogue missing from the install
             self.notify(str(exc), severity="warning")
+        translate_bindings(self)  # the app's own keys (quit, help...) in the footer
 
     @property
     def home_screen(self) -> HomeScreen | None:

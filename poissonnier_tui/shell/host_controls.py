@@ -41,21 +41,28 @@ class HostControls(TableApp):
         """The host's lobby message: where friends find the table, and the host's keys."""
         code = hosted.settings.code
         if hosted.advertiser is not None:
-            seen = "Friends see it in their lobby (poissonnier join) or type:"
+            seen = _("Friends see it in their lobby (poissonnier join) or type:")
         elif hosted.advert_error is not None:
-            why = hosted.advert_error
-            seen = f"It could not be announced on the LAN ({why}); friends type:"
+            seen = _("It could not be announced on the LAN ({why}); friends type:").format(
+                why=hosted.advert_error
+            )
         else:
-            seen = "It is not announced on the LAN; friends type:"
+            seen = _("It is not announced on the LAN; friends type:")
+        opened = (
+            _("Your table {name} is open on {address} (join code {code}).")
+            if code
+            else _("Your table {name} is open on {address}.")
+        )
         self._say(
-            f"Your table {hosted.settings.name!r} is open on {hosted.address}"
-            + (f" (join code {code})" if code else "")
-            + f".\n{seen}\npoissonnier join {hosted.address}"
+            opened.format(name=repr(hosted.settings.name), address=hosted.address, code=code)
+            + f"\n{seen}\npoissonnier join {hosted.address}"
             + (f" --code {code}" if code else "")
             + "\n"
             + addresses_text(host_addresses(hosted.settings.interface))
-            + f"\n\nb adds a {hosted.level} bot (l changes the level), x removes one,"
-            " Enter starts the game."
+            + "\n\n"
+            + _(
+                "b adds a {level} bot (l changes the level), x removes one, Enter starts the game."
+            ).format(level=hosted.level)
         )
 
     async def action_add_bot(self) -> None:

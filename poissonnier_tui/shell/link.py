@@ -20,6 +20,8 @@ from net.client import JoinError, TableClient
 from net.messages import ServerMessage
 from net.server import TableServer
 from poissonnier_tui.games import DEFAULT_GAME
+from poissonnier_tui.i18n import _
+from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.shell.session import HostSession, JoinSession, Session, SoloSession
 
 if TYPE_CHECKING:
@@ -74,8 +76,9 @@ class TableLink:
 
     @property
     def lost_reason(self) -> str | None:
-        """Why the connection ended, once it has."""
-        return self.client.lost_reason
+        """Why the connection ended, once it has (in the player's language)."""
+        reason = self.client.lost_reason
+        return None if reason is None else refusal_or_message(self.client.lost_params, reason)
 
     def messages(self) -> AsyncIterator[ServerMessage]:
         """The table's messages in order, until the connection ends."""
@@ -92,6 +95,14 @@ class TableLink:
     async def draft(self, on: bool) -> None:
         """Tell the table our player starts (``on``) or stops drafting a move (``net.drafts``)."""
         await self.client.draft(on)
+
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal`` (``net.prices``); the answer comes as ``priced``."""
+        await self.client.ask_price(seat, deal)
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question about ``deal`` (``net.prices``)."""
+        await self.client.name_price(asker, deal, coins)
 
     async def start(self) -> None:
         """Ask the table to start the game (only the host, seat 0, may)."""
@@ -132,9 +143,13 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
     if isinstance(session, HostSession):
         return await _host(session, report)
     if not isinstance(session, JoinSession | SoloSession):
-        raise ValueError("Pick a table first: a lobby session has no table to open.")
+        raise ValueError(_("Pick a table first: a lobby session has no table to open."))
     if isinstance(session, JoinSession):
-        report(f"Connecting to {format_address(session.host, session.port)}…")
+        report(
+            _("Connecting to {address}…").format(
+                address=format_address(session.host, session.port)
+            )
+        )
         dialled, _entry = await connect_table(  # every advertised address, happy eyeballs
             session.hosts or (session.host,),
             session.port,
@@ -145,7 +160,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             game=session.game,
         )
         return TableLink(dialled.client, None, dialled.address, game=session.game)
-    report("Setting up the fish market…")
+    report(_("Setting up the fish market…"))
     settings = solo_settings(
         session.game,
         bots=session.bots,
@@ -153,9 +168,10 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         seed=session.seed,
         options=session.options,
         bot_delay=session.bot_delay,
+        bot_patience=session.bot_patience,
     )
     hosted = await open_table(settings)
-    report(f"Joining the table on 127.0.0.1:{hosted.port}…")
+    report(_("Joining the table on {address}…").format(address=f"127.0.0.1:{hosted.port}"))
     try:
         dialled, _entry = await connect_table(
             ("127.0.0.1",), hosted.port, name=session.name, game=settings.game
@@ -176,12 +192,12 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
     from poissonnier_tui.hosting.lan import format_address
     from poissonnier_tui.hosting.tables import open_table
 
-    report("Setting up the fish market…")
+    report(_("Setting up the fish market…"))
     hosted = await open_table(session.settings, advertise=False, resume=session.resume)
     # A resumed table: take seat 0 back with its logged token.
     token = session.resume.header.seats[0].token if session.resume is not None else None
     try:
-        report(f"Taking your seat at {hosted.address}…")
+        report(_("Taking your seat at {address}…").format(address=hosted.address))
         dialled, _entry = await connect_table(
             (hosted.connect_host,),
             hosted.port,
@@ -191,7 +207,7 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
             game=session.settings.game,
         )
         if session.settings.advertise:
-            report("Announcing the table on the LAN…")
+            report(_("Announcing the table on the LAN…"))
             await hosted.advertise()
     except BaseException:
         await hosted.close("closing")

@@ -18,7 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from poissonnier_tui.hosting.replay import Replay
+from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.game_ui import GameUI, load_game_ui
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 
 class ReplayApp(App[None]):
@@ -30,11 +32,11 @@ class ReplayApp(App[None]):
     """
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
-    TITLE = "Poissonnier — replay"
+    TITLE = N_("Poissonnier — replay")
     ENABLE_COMMAND_PALETTE = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False),
     ]
 
     def __init__(self, replay: Replay, *, start: int = 0) -> None:
@@ -46,7 +48,9 @@ class ReplayApp(App[None]):
         self._screen: Screen[None] | None = None
 
     def on_mount(self) -> None:
-        """Open the replay screen."""
+        """Open the replay screen (titles and keys in the current language)."""
+        self.title = _(self.TITLE)
+        translate_bindings(self)
         self._screen = self.ui.replay_screen(self.replay, start=self.start)
         self.push_screen(self._screen)
 

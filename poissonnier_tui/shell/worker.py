@@ -26,7 +26,10 @@ from net.client import JoinError
 from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from net.prices import PriceAsked, Priced
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
+from poissonnier_tui.i18n import _
+from poissonnier_tui.refusals import goodbye_text, refusal_or_message
 from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
@@ -37,6 +40,8 @@ from poissonnier_tui.shell.messages import (
     Disconnected,
     DraftHeard,
     LobbyChanged,
+    PriceHeard,
+    PriceQuestion,
     Progress,
     ViewReceived,
 )
@@ -119,6 +124,17 @@ class Drafty(Protocol):
         """Tell the table a draft starts (``on``) or ends."""
 
 
+@runtime_checkable
+class Pricey(Protocol):
+    """A link that can ask and name prices (``net.prices``)."""
+
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal``."""
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question."""
+
+
 class Connect(Protocol):
     """Opens the table a session describes (the signature of ``open_link``).
 
@@ -161,10 +177,11 @@ class TableRelay:
         try:
             link = await self._connect(session, say=say)
         except OSError as exc:  # a host's port is taken, a bad --interface
-            self._post(ConnectFailed("unreachable", f"Cannot open the table: {exc}"))
+            message = _("Cannot open the table: {why}").format(why=exc)
+            self._post(ConnectFailed("unreachable", message))
             return
         except JoinError as exc:
-            self._post(ConnectFailed(exc.code, exc.message))
+            self._post(ConnectFailed(exc.code, refusal_or_message(exc.params, exc.message)))
             return
         except Exception as exc:  # e.g. no free port, unknown bot kind: say so, don't die
             log.exception("Could not open the table.")
@@ -181,7 +198,6 @@ class TableRelay:
         Never raises: giving up becomes :class:`ConnectFailed`.
         """
         from poissonnier_tui import __version__
-        from poissonnier_tui.i18n import _
 
         def show(attempt: Attempt) -> None:
             if attempt.state == "trying":
@@ -208,7 +224,13 @@ class TableRelay:
                 code=session.code,
             )
         except GaveUp as exc:
-            message = _("The table did not come back: {why}").format(why=exc.message)
+            cause = exc.__cause__  # the last failure, a refusal said as data
+            why = (
+                refusal_or_message(cause.params, cause.message)
+                if isinstance(cause, JoinError)
+                else exc.message
+            )
+            message = _("The table did not come back: {why}").format(why=why)
             self._post(ConnectFailed(exc.code, message))
             return
         await self._relay(TableLink(dialled.client, None, dialled.address, game=session.game))
@@ -218,7 +240,7 @@ class TableRelay:
         self.link = link
         self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
-        reason = "The table closed the connection."
+        reason = _("The table closed the connection.")
         closed = goodbye = False
         try:
             async for msg in link.messages():
@@ -233,16 +255,21 @@ class TableRelay:
                     self._post(DraftHeard(msg.seat, msg.ends_in_ms))
                 elif isinstance(msg, Said):
                     self._post(ChatHeard(msg.seat, msg.name, msg.text))
+                elif isinstance(msg, Priced):
+                    self._post(PriceHeard(msg.seat, dict(msg.deal), msg.coins, msg.bot))
+                elif isinstance(msg, PriceAsked):
+                    self._post(PriceQuestion(msg.by, dict(msg.deal)))
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
-                    reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    reason = goodbye_text(msg.reason)
                     closed = msg.reason == TABLE_CLOSED
                     goodbye = True
-            reason = link.lost_reason or reason
+            if not goodbye:  # a goodbye's reason is said above, from its code
+                reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
-            reason = f"The connection failed: {exc}"
+            reason = _("The connection failed: {why}").format(why=exc)
         finally:
             pump.cancel()
         self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
@@ -254,9 +281,8 @@ class TableRelay:
             try:
                 seq = await link.send_action(action)
             except Exception as exc:  # closed connection or an action that can't be sent
-                self._post(
-                    ActionRefused("not_sent", f"Could not send that move: {exc}", None, action)
-                )
+                message = _("Could not send that move: {why}").format(why=exc)
+                self._post(ActionRefused("not_sent", message, None, action))
                 continue
             self.sent[seq] = action
 
@@ -293,6 +319,27 @@ class TableRelay:
         task.add_done_callback(self._drafted)
         return True
 
+    def ask_price(self, seat: int, deal: Wire) -> bool:
+        """Ask ``seat`` its price on ``deal`` (``net.prices``); ``False`` when not
+        connected or the link cannot. The answer comes as :class:`PriceHeard`."""
+        link = self.link
+        if not isinstance(link, Pricey):
+            return False
+        task = asyncio.create_task(link.ask_price(seat, deal), name="ask price")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
+    def name_price(self, asker: int, deal: Wire, coins: int | None) -> bool:
+        """Answer ``asker``'s price question; ``False`` when not connected or the link cannot."""
+        link = self.link
+        if not isinstance(link, Pricey):
+            return False
+        task = asyncio.create_task(link.name_price(asker, deal, coins), name="name price")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
     def _drafted(self, task: asyncio.Task[None]) -> None:
         self._chats.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -302,7 +349,8 @@ class TableRelay:
         try:
             await link.say(text)
         except Exception as exc:  # a closed connection: say so, never raise in a task
-            self._post(ActionRefused("not_sent", f"Could not send that message: {exc}", None))
+            message = _("Could not send that message: {why}").format(why=exc)
+            self._post(ActionRefused("not_sent", message, None))
 
     @property
     def queued(self) -> int:

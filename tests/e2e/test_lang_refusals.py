@@ -4,18 +4,21 @@ A LAN table over TCP on 127.0.0.1 with two seats: one laptop speaks French,
 the other English. Both make the same illegal move; each gets the same
 :class:`~net.messages.ErrorReply` (code, English sentence, parameters) and
 the game's rendering function, fed that reply, explains it in the client's
-language. The wire keeps old peers working: no ``params`` when there are none,
+language; the table's own refusals (a chat too long, a message the protocol
+does not know, a join after the start) read in each laptop's language too. The wire keeps
+old peers working: no ``params`` when there are none,
 and a reply without them still reads.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 
-from net.client import TableClient
+from net.chat import CHAT_MAX
+from net.client import JoinError, TableClient
 from net.messages import ErrorReply, View, parse_server_message
 from net.schema import BadMessage
 from net.server import TableServer
@@ -24,6 +27,7 @@ from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.games.poissonnier.rules.engine import apply_wire, new_game
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
 from poissonnier_tui.games.poissonnier.ui.refusals import REFUSALS, refusal_text
+from poissonnier_tui.refusals import refusal_or_message
 
 
 @pytest.fixture
@@ -133,3 +137,74 @@ def test_a_reply_with_bad_params_is_refused_as_a_bad_message(params: object) -> 
         parse_server_message(
             {"type": "error", "code": "c", "message": "m", "seq": None, "params": params}
         )
+
+
+async def refused_anew(client: TableClient) -> ErrorReply:
+    """The next refusal ``client`` gets (views and lobbies in between are skipped)."""
+    async with asyncio.timeout(30):
+        while True:
+            msg = await client.receive()
+            if isinstance(msg, ErrorReply):
+                return msg
+
+
+def table_said_in(lang: str, params: Mapping[str, object] | None, message: str) -> str:
+    """What a client speaking ``lang`` shows for a table-level refusal."""
+    i18n.set_language(lang)
+    return refusal_or_message(params, message)
+
+
+async def test_the_tables_own_refusals_read_in_each_laptops_language(
+    english_after: None,
+) -> None:
+    server = TableServer(
+        PoissonnierGame(), name="langues", seats=2, seed=7, app_version=__version__,
+        auto_start=True,
+    )  # fmt: skip
+    async with server:
+        marie, john = [
+            await TableClient.connect(
+                "127.0.0.1", server.port, name=name, app_version=__version__, game="poissonnier"
+            )
+            for name in ("Marie", "John")
+        ]
+        # A chat too long, from each laptop.
+        await marie.say("é" * (CHAT_MAX + 5))
+        await john.say("e" * (CHAT_MAX + 5))
+        long_fr, long_en = await asyncio.gather(refused_anew(marie), refused_anew(john))
+        # A message the protocol does not know.
+        marie._conn.send({"type": "dance"})  # the client itself never sends one
+        unknown = await refused_anew(marie)
+        # A third laptop comes too late: the game has started.
+        with pytest.raises(JoinError) as caught:
+            await TableClient.connect(
+                "127.0.0.1", server.port, name="Zoé", app_version=__version__, game="poissonnier"
+            )
+        for c in (marie, john):
+            await c.close()
+
+    assert (long_fr.code, long_fr.params) == (
+        "chat_too_long", {"key": "chat_too_long", "most": CHAT_MAX, "n": CHAT_MAX + 5},
+    )  # fmt: skip
+    assert table_said_in("fr", long_fr.params, long_fr.message) == (
+        f"Un message compte au plus {CHAT_MAX} caractères, pas {CHAT_MAX + 5}\u00a0; "
+        "rien n'a été envoyé."
+    )
+    assert table_said_in("en", long_en.params, long_en.message) == long_en.message == (
+        f"A chat message holds at most {CHAT_MAX} characters, not {CHAT_MAX + 5}; "
+        "nothing was sent."
+    )  # fmt: skip
+    assert (unknown.code, (unknown.params or {}).get("key")) == ("bad_message", "unknown_type")
+    assert table_said_in("fr", unknown.params, unknown.message).startswith(
+        "Type de message inconnu\u00a0: 'dance'\u00a0; attendu\u00a0: "
+    )
+    late = caught.value
+    assert (late.code, late.params) == (
+        "already_started", {"key": "already_started", "then": "watch_instead"},
+    )  # fmt: skip
+    assert table_said_in("fr", late.params, late.message) == (
+        "Cette partie a déjà commencé. Rejoignez-la comme spectateur pour regarder."
+    )
+    assert table_said_in("en", late.params, late.message) == late.message == (
+        "This game has already started. Join as a spectator to watch."
+    )  # fmt: skip

@@ -27,7 +27,7 @@ def fallback_from_view(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 ENTRY: Final = GameEntry(
     name=GoFishGame.name,
-    title="Go Fish",
+    title=N_("Go Fish"),  # translated where it is shown (the home screen)
     definition=GoFishGame(),
     levels=LEVELS,
     default_level=DEFAULT_LEVEL,
@@ -37,6 +37,7 @@ ENTRY: Final = GameEntry(
     ui="poissonnier_tui.games.gofish.ui",
     options=OPTIONS,
     fallback_from_view=fallback_from_view,
+    tallies={"books": N_("books")},  # i18n: a column heading of the tournament report
     summary=N_(
         "The classic card game: ask another player for a rank you hold, go fish when they "
         "have none, and lay down books of four."

@@ -6,6 +6,7 @@ from typing import Final
 
 from poissonnier_tui.games import GameEntry
 from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, make_bot
+from poissonnier_tui.games.poissonnier.haggling import seat_bot
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.games.poissonnier.reader import fallback_from_view
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
@@ -23,6 +24,17 @@ ENTRY: Final = GameEntry(
     ui="poissonnier_tui.games.poissonnier.ui",
     options={},
     fallback_from_view=fallback_from_view,
+    tallies={
+        # i18n: column headings of the simulate and tournament reports.
+        "coins": N_("coins"),
+        "clients": N_("clients"),
+        "stamps": N_("stamps"),
+        "deals": N_("deals"),
+        "proposals": N_("proposals"),
+        "counters": N_("counters"),
+        "clients_served": N_("clients served"),
+    },
+    seat_bot=seat_bot,
     summary=N_(
         "Fishmongers at a market: buy fish, keep it fresh in your crates and serve the "
         "clients' orders for coins and loyalty stamps."

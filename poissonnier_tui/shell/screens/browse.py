@@ -34,8 +34,13 @@ from net.discovery import Browser, TableAd, TableCallback, sort_key
 from net.live import LiveBrowser, LiveTable
 from net.messages import Role
 from poissonnier_tui.games import DEFAULT_GAME as GAME
-from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
-from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.hosting.lan import (
+    format_address,
+    incompatibility,
+    parse_address,
+    state_word,
+)
+from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
 
@@ -59,10 +64,11 @@ def real_browser(on_change: TableCallback, interface: str | None) -> TableBrowse
 
 
 LIVENESS: dict[str, tuple[str, str]] = {
-    "not_answering": ("not answering", "bold red"),
-    "back": ("back", "bold green"),
+    "not_answering": (N_("not answering"), "bold red"),
+    "back": (N_("back"), "bold green"),
 }
-"""How a probed table's state (:mod:`net.live`) is marked on its row: text and style."""
+"""How a probed table's state (:mod:`net.live`) is marked on its row: text (translated
+when shown) and style."""
 
 
 def table_line(ad: TableAd, state: str = "live") -> Text:
@@ -72,21 +78,22 @@ def table_line(ad: TableAd, state: str = "live") -> Text:
     text = Text()
     if state in LIVENESS:
         word, style = LIVENESS[state]
-        text.append(f"[{word}] ", style=style)
+        text.append(f"[{_(word)}] ", style=style)
     text.append(f"{ad.name[:28]:<28} ", style="bold" if why is None else "")
     text.append(f"{format_address(ad.address, ad.port):<22} ")
-    text.append(f"{ad.taken}/{ad.seats} seats  ")
-    text.append(f"{ad.state:<8} ")
+    seats = ngettext("{taken}/{seats} seat", "{taken}/{seats} seats", ad.seats)
+    text.append(seats.format(taken=ad.taken, seats=ad.seats) + "  ")
+    text.append(f"{state_word(ad.state):<8} ")
     text.append(f"v{ad.app}")
     extras = []
     if ad.code:
-        extras.append("code needed")
+        extras.append(_("code needed"))
     if not ad.spectators:
-        extras.append("no spectators")
+        extras.append(_("no spectators"))
     if extras:
         text.append(f"  {', '.join(extras)}", style="dim")
     if why is not None:
-        text.append(f"\n    cannot join: {why}")
+        text.append("\n    " + _("cannot join: {why}").format(why=why))
     return text
 
 
@@ -195,7 +202,9 @@ class BrowseScreen(Screen[None]):
         except OSError as exc:
             self._browser = None
             self.query_one("#empty", Static).update(
-                f"Cannot look for tables on this network ({exc}). Type an address below."
+                _("Cannot look for tables on this network ({why}). Type an address below.").format(
+                    why=exc
+                )
             )
 
     async def on_unmount(self) -> None:
@@ -281,10 +290,10 @@ class BrowseScreen(Screen[None]):
 
     def _request(self, ad: TableAd, role: Role) -> None:
         if (why := incompatibility(ad)) is not None:
-            self.status = f"Cannot join {ad.name}: {why}."
+            self.status = _("Cannot join {table}: {why}.").format(table=ad.name, why=why)
             return
         if role == "spectator" and not ad.spectators:
-            self.status = f"{ad.name} does not allow spectators."
+            self.status = _("{table} does not allow spectators.").format(table=ad.name)
             return
         self.post_message(
             self.JoinRequested(ad.address, ad.port, role, ad.name, self._code(), ad.addresses)
@@ -316,7 +325,7 @@ class BrowseScreen(Screen[None]):
     def _join_typed(self, role: Role) -> None:
         text = self.query_one("#address", Input).value.strip()
         if not text:
-            self.status = "Type the table's address (HOST:PORT), or pick a table above."
+            self.status = _("Type the table's address (HOST:PORT), or pick a table above.")
             self.action_focus_address()
             return
         try:

@@ -40,7 +40,7 @@ class ConnectingScreen(Screen[None]):
         Binding("c", "app.stop_reconnecting", N_("Stop reconnecting")),
     ]
 
-    message: reactive[str] = reactive("Setting up…")
+    message: reactive[str] = reactive("")
     """What is happening, in words."""
     failed: reactive[bool] = reactive(False)
     """Joining failed; :attr:`message` says why."""
@@ -51,6 +51,7 @@ class ConnectingScreen(Screen[None]):
         """Args: game: the name of the game played at the table (its ``GameEntry.title``)."""
         super().__init__()
         self.game = game
+        self.set_reactive(ConnectingScreen.message, _("Setting up…"))
 
     def compose(self) -> ComposeResult:
         """Title, spinner, message, seats."""
@@ -92,7 +93,7 @@ class ConnectingScreen(Screen[None]):
             return  # not shown yet, or the app is exiting (its shutdown removes our widgets)
         self.query_one("#spinner").display = not self.failed
         text = (
-            f"[b $error]Could not join:[/] {escape(self.message)}"
+            _("[b $error]Could not join:[/] {why}").format(why=escape(self.message))
             if self.failed
             else escape(self.message)
         )
@@ -100,9 +101,9 @@ class ConnectingScreen(Screen[None]):
         lines = []
         for i, seat in enumerate(self.seats):
             if seat.kind == "open":
-                lines.append(f"  {i + 1}. [dim]open seat — waiting for a player[/]")
+                lines.append(f"  {i + 1}. [dim]" + _("open seat — waiting for a player") + "[/]")
             else:
-                kind = " [dim](bot)[/]" if seat.kind == "bot" else ""
-                away = "" if seat.connected else " [$warning](disconnected)[/]"
+                kind = " [dim]" + _("(bot)") + "[/]" if seat.kind == "bot" else ""
+                away = "" if seat.connected else " [$warning]" + _("(disconnected)") + "[/]"
                 lines.append(f"  {i + 1}. [b]{escape(seat.name)}[/b]{kind}{away}")
         self.query_one("#seats", Static).update("\n".join(lines))

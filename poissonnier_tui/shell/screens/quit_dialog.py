@@ -17,6 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
+
 
 class QuitDialog(ModalScreen[bool]):
     """Asks "Leave the table?"; ``y`` leaves, ``n`` or Escape stays."""
@@ -24,8 +27,8 @@ class QuitDialog(ModalScreen[bool]):
     CSS_PATH = "quit_dialog.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "leave", "Leave"),
-        Binding("n,escape", "stay", "Stay"),
+        Binding("y", "leave", N_("Leave")),
+        Binding("n,escape", "stay", N_("Stay")),
     ]
 
     def __init__(self, detail: str) -> None:
@@ -36,14 +39,15 @@ class QuitDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """The question, what it means, two buttons."""
         with Vertical(id="dialog", classes="small") as box:
-            box.border_title = "Leave the table?"
+            box.border_title = _("Leave the table?")
             yield Static(self.detail)
             with Horizontal(classes="buttons"):
-                yield Button("Leave (y)", variant="error", id="leave")
-                yield Button("Stay (n)", variant="primary", id="stay")
+                yield Button(_("Leave (y)"), variant="error", id="leave")
+                yield Button(_("Stay (n)"), variant="primary", id="stay")
 
     def on_mount(self) -> None:
-        """Staying is the safe default."""
+        """Staying is the safe default; the keys in the player's language."""
+        translate_bindings(self)
         self.query_one("#stay", Button).focus()
 
     @on(Button.Pressed, "#leave")

@@ -32,14 +32,15 @@ from poissonnier_tui.shell.seats import SeatLabel
 def seat_line(seat: int, label: SeatLabel, stand_in: bool) -> tuple[Text, bool]:
     """The line for one seat and whether Enter can do something with it."""
     text = Text(f"{seat + 1}. ")
-    text.append(label.name or "open", style="bold")
+    text.append(label.name or _("open"), style="bold")
     if label.kind == "bot" and stand_in:
-        return text.append("  played by a bot — Enter: give it back", style="yellow"), True
+        return text.append("  " + _("played by a bot — Enter: give it back"), style="yellow"), True
     if label.kind == "bot":
-        return text.append("  bot", style="dim"), False
+        return text.append("  " + _("bot"), style="dim"), False
     if label.kind == "human" and not label.connected:
-        return text.append("  disconnected — Enter: a bot plays for them", style="red"), True
-    return text.append("  connected", style="green"), False
+        away = "  " + _("disconnected — Enter: a bot plays for them")
+        return text.append(away, style="red"), True
+    return text.append("  " + _("connected"), style="green"), False
 
 
 class SeatsDialog(ModalScreen[None]):

@@ -44,6 +44,8 @@ from typing import Any, Final
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import (
+    DECLINE_REASONS,
+    MAX_COUNT,
     Accept,
     Action,
     BuyCrate,
@@ -759,8 +761,61 @@ def _decline(state: GameState, seat: int, action: Decline) -> None:
             "only the other side of a proposal can decline it",
             key="decline_party",
         )
+    _check_reason(p, seat, action)
     state.proposals.remove(p)
-    _log(state, {"t": "decline", "seat": seat, "proposal": p.id})
+    event: Event = {"t": "decline", "seat": seat, "proposal": p.id}
+    if action.reason is not None:  # absent otherwise: older logs read the same
+        event.update(reason=action.reason, coins=p.coins)
+        if action.price is not None:
+            event["price"] = action.price
+    _log(state, event)
+
+
+_SELLER_REASONS: Final = frozenset({"too_cheap", "not_selling", "need_it"})
+"""Reasons only the seller of a proposal can give (§4)."""
+_BUYER_REASONS: Final = frozenset({"too_dear", "no_use"})
+"""Reasons only the buyer (the active seat) can give (§4)."""
+
+
+def _check_reason(p: Proposal, seat: int, action: Decline) -> None:
+    """A decline's reason and price must say something true of the proposal (§4).
+
+    The reason is one of ``DECLINE_REASONS`` fitting the decliner's side; a
+    price goes only with ``too_cheap`` (more coins than offered) or
+    ``too_dear`` (fewer), at most ``MAX_COUNT``.
+
+    Raises:
+        IllegalAction: ``bad_reason``; nothing changes.
+    """
+    reason, price = action.reason, action.price
+    if reason is None:
+        if price is not None:
+            raise IllegalAction(
+                "bad_reason", "§4", "a counter-price needs a reason", key="reason_price_alone"
+            )
+        return
+    if reason not in DECLINE_REASONS:
+        raise IllegalAction(
+            "bad_reason", "§4", "{reason} is not a reason to decline", {"reason": reason[:16]},
+            key="reason_unknown",
+        )  # fmt: skip
+    side = _SELLER_REASONS if seat == p.seller else _BUYER_REASONS
+    if reason in _SELLER_REASONS | _BUYER_REASONS and reason not in side:
+        raise IllegalAction(
+            "bad_reason", "§4", "{reason} is not a reason for your side of this deal",
+            {"reason": reason}, key="reason_side",
+        )  # fmt: skip
+    if price is None:
+        return
+    if reason == "too_cheap" and p.coins < price <= MAX_COUNT:
+        return
+    if reason == "too_dear" and 0 <= price < p.coins:
+        return
+    raise IllegalAction(
+        "bad_reason", "§4",
+        "a counter-price goes with too_cheap (more than the {coins} offered) "
+        "or too_dear (fewer)", {"coins": p.coins}, key="reason_price",
+    )  # fmt: skip
 
 
 def _withdraw(state: GameState, seat: int, action: Withdraw) -> None:
