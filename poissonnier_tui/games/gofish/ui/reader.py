@@ -27,7 +27,7 @@ from poissonnier_tui.games.gofish.rules.cards import (
 )
 from poissonnier_tui.games.gofish.rules.view import legal_from_view
 from poissonnier_tui.i18n import _, ngettext, pgettext
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 View = Mapping[str, Any]
 """A Go Fish view map as the server sends it."""
@@ -93,7 +93,7 @@ class GoFishSnapshot:
 
     def name(self, seat: int) -> str:
         """The lobby's name for ``seat``, ``"Seat N"`` (1-based) when it has none."""
-        label = self.seats[seat].name if 0 <= seat < len(self.seats) else ""
+        label = shown_name(self.seats[seat]) if 0 <= seat < len(self.seats) else ""
         return label or _("Seat {n}").format(n=seat + 1)
 
     def who(self, seat: int) -> str:
