@@ -17,6 +17,7 @@ from net.table import Refused
 from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.seats import BOT_LEVELS
 from poissonnier_tui.shell.table_app import TableApp
 
 
@@ -41,21 +42,30 @@ class HostControls(TableApp):
         """The host's lobby message: where friends find the table, and the host's keys."""
         code = hosted.settings.code
         if hosted.advertiser is not None:
-            seen = "Friends see it in their lobby (poissonnier join) or type:"
+            seen = _("Friends see it in their lobby (poissonnier join) or type:")
         elif hosted.advert_error is not None:
-            why = hosted.advert_error
-            seen = f"It could not be announced on the LAN ({why}); friends type:"
+            seen = _("It could not be announced on the LAN ({why}); friends type:").format(
+                why=hosted.advert_error
+            )
         else:
-            seen = "It is not announced on the LAN; friends type:"
+            seen = _("It is not announced on the LAN; friends type:")
+        where = {"name": hosted.settings.name, "address": hosted.address, "code": code}
+        if code:
+            opened = _("Your table '{name}' is open on {address} (join code {code}).")
+        else:
+            opened = _("Your table '{name}' is open on {address}.")
+        level = _(BOT_LEVELS[hosted.level]) if hosted.level in BOT_LEVELS else hosted.level
+        keys = _(
+            "b adds a {level} bot (l changes the level), x removes one, Enter starts the game."
+        )
         self._say(
-            f"Your table {hosted.settings.name!r} is open on {hosted.address}"
-            + (f" (join code {code})" if code else "")
-            + f".\n{seen}\npoissonnier join {hosted.address}"
+            opened.format(**where)
+            + f"\n{seen}\npoissonnier join {hosted.address}"
             + (f" --code {code}" if code else "")
             + "\n"
             + addresses_text(host_addresses(hosted.settings.interface))
-            + f"\n\nb adds a {hosted.level} bot (l changes the level), x removes one,"
-            " Enter starts the game."
+            + "\n\n"
+            + keys.format(level=level)
         )
 
     async def action_add_bot(self) -> None:
@@ -79,7 +89,10 @@ class HostControls(TableApp):
         level = hosted.next_level()
         self._say_host_lobby(hosted)
         self.notify(
-            _("The next bot will play at the {level} level.").format(level=level), timeout=3
+            _("The next bot will play at the {level} level.").format(
+                level=_(BOT_LEVELS[level]) if level in BOT_LEVELS else level
+            ),
+            timeout=3,
         )
 
     async def action_remove_bot(self) -> None:

@@ -316,7 +316,7 @@ class BrowseScreen(Screen[None]):
     def _join_typed(self, role: Role) -> None:
         text = self.query_one("#address", Input).value.strip()
         if not text:
-            self.status = "Type the table's address (HOST:PORT), or pick a table above."
+            self.status = _("Type the table's address (HOST:PORT), or pick a table above.")
             self.action_focus_address()
             return
         try:
