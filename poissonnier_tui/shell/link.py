@@ -20,6 +20,7 @@ from net.client import JoinError, TableClient
 from net.messages import ServerMessage
 from net.server import TableServer
 from poissonnier_tui.games import DEFAULT_GAME
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.session import HostSession, JoinSession, Session, SoloSession
 
 if TYPE_CHECKING:
@@ -134,7 +135,8 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
     if not isinstance(session, JoinSession | SoloSession):
         raise ValueError("Pick a table first: a lobby session has no table to open.")
     if isinstance(session, JoinSession):
-        report(f"Connecting to {format_address(session.host, session.port)}…")
+        where = format_address(session.host, session.port)
+        report(_("Connecting to {address}…").format(address=where))
         dialled, _entry = await connect_table(  # every advertised address, happy eyeballs
             session.hosts or (session.host,),
             session.port,
@@ -145,7 +147,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
             game=session.game,
         )
         return TableLink(dialled.client, None, dialled.address, game=session.game)
-    report("Setting up the fish market…")
+    report(_("Setting up the fish market…"))
     settings = solo_settings(
         session.game,
         bots=session.bots,
@@ -155,7 +157,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         bot_delay=session.bot_delay,
     )
     hosted = await open_table(settings)
-    report(f"Joining the table on 127.0.0.1:{hosted.port}…")
+    report(_("Joining the table on {address}…").format(address=f"127.0.0.1:{hosted.port}"))
     try:
         dialled, _entry = await connect_table(
             ("127.0.0.1",), hosted.port, name=session.name, game=settings.game
@@ -176,12 +178,12 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
     from poissonnier_tui.hosting.lan import format_address
     from poissonnier_tui.hosting.tables import open_table
 
-    report("Setting up the fish market…")
+    report(_("Setting up the fish market…"))
     hosted = await open_table(session.settings, advertise=False, resume=session.resume)
     # A resumed table: take seat 0 back with its logged token.
     token = session.resume.header.seats[0].token if session.resume is not None else None
     try:
-        report(f"Taking your seat at {hosted.address}…")
+        report(_("Taking your seat at {address}…").format(address=hosted.address))
         dialled, _entry = await connect_table(
             (hosted.connect_host,),
             hosted.port,
@@ -191,7 +193,7 @@ async def _host(session: HostSession, report: Callable[[str], None]) -> TableLin
             game=session.settings.game,
         )
         if session.settings.advertise:
-            report("Announcing the table on the LAN…")
+            report(_("Announcing the table on the LAN…"))
             await hosted.advertise()
     except BaseException:
         await hosted.close("closing")

@@ -27,6 +27,7 @@ from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
     ActionAcked,
@@ -161,7 +162,9 @@ class TableRelay:
         try:
             link = await self._connect(session, say=say)
         except OSError as exc:  # a host's port is taken, a bad --interface
-            self._post(ConnectFailed("unreachable", f"Cannot open the table: {exc}"))
+            self._post(
+                ConnectFailed("unreachable", _("Cannot open the table: {error}").format(error=exc))
+            )
             return
         except JoinError as exc:
             self._post(ConnectFailed(exc.code, exc.message))
@@ -181,7 +184,6 @@ class TableRelay:
         Never raises: giving up becomes :class:`ConnectFailed`.
         """
         from poissonnier_tui import __version__
-        from poissonnier_tui.i18n import _
 
         def show(attempt: Attempt) -> None:
             if attempt.state == "trying":
@@ -218,7 +220,7 @@ class TableRelay:
         self.link = link
         self._post(Connected(link.seat, link.token, link.table_name, link.address, link.game))
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
-        reason = "The table closed the connection."
+        reason = _("The table closed the connection.")
         closed = goodbye = False
         try:
             async for msg in link.messages():
@@ -236,13 +238,15 @@ class TableRelay:
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
-                    reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
+                    reason = _("The table said goodbye ({reason}).").format(
+                        reason=msg.reason or _("no reason given")
+                    )
                     closed = msg.reason == TABLE_CLOSED
                     goodbye = True
             reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
-            reason = f"The connection failed: {exc}"
+            reason = _("The connection failed: {error}").format(error=exc)
         finally:
             pump.cancel()
         self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
@@ -255,7 +259,12 @@ class TableRelay:
                 seq = await link.send_action(action)
             except Exception as exc:  # closed connection or an action that can't be sent
                 self._post(
-                    ActionRefused("not_sent", f"Could not send that move: {exc}", None, action)
+                    ActionRefused(
+                        "not_sent",
+                        _("Could not send that move: {error}").format(error=exc),
+                        None,
+                        action,
+                    )
                 )
                 continue
             self.sent[seq] = action
@@ -302,7 +311,11 @@ class TableRelay:
         try:
             await link.say(text)
         except Exception as exc:  # a closed connection: say so, never raise in a task
-            self._post(ActionRefused("not_sent", f"Could not send that message: {exc}", None))
+            self._post(
+                ActionRefused(
+                    "not_sent", _("Could not send that message: {error}").format(error=exc), None
+                )
+            )
 
     @property
     def queued(self) -> int:

@@ -195,7 +195,9 @@ class BrowseScreen(Screen[None]):
         except OSError as exc:
             self._browser = None
             self.query_one("#empty", Static).update(
-                f"Cannot look for tables on this network ({exc}). Type an address below."
+                _(
+                    "Cannot look for tables on this network ({error}). Type an address below."
+                ).format(error=exc)
             )
 
     async def on_unmount(self) -> None:
@@ -281,7 +283,7 @@ class BrowseScreen(Screen[None]):
 
     def _request(self, ad: TableAd, role: Role) -> None:
         if (why := incompatibility(ad)) is not None:
-            self.status = f"Cannot join {ad.name}: {why}."
+            self.status = _("Cannot join {table}: {why}.").format(table=ad.name, why=why)
             return
         if role == "spectator" and not ad.spectators:
             self.status = f"{ad.name} does not allow spectators."
