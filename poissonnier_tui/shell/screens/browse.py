@@ -286,7 +286,7 @@ class BrowseScreen(Screen[None]):
             self.status = _("Cannot join {table}: {why}.").format(table=ad.name, why=why)
             return
         if role == "spectator" and not ad.spectators:
-            self.status = f"{ad.name} does not allow spectators."
+            self.status = _("{table} does not allow spectators.").format(table=ad.name)
             return
         self.post_message(
             self.JoinRequested(ad.address, ad.port, role, ad.name, self._code(), ad.addresses)
