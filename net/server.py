@@ -712,6 +712,8 @@ class TableServer:
             if shown is not None:
                 client.last_view, frame = shown
                 conn.send_frame(frame)
+            for held, until in self._drafts.held_by().items():  # a late joiner hears them too
+                conn.send_frame(self._drafting_frame(held, until))
         self._maybe_auto_start()
         return client
 
@@ -878,10 +880,15 @@ class TableServer:
             self._tell_drafting(seat, None)
 
     def _tell_drafting(self, seat: int, until: float | None) -> None:
-        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
-        frame = encode(Drafting(seat, ends).to_wire())
+        frame = self._drafting_frame(seat, until)
         for client in self._clients:
             client.conn.send_frame(frame)
+
+    @staticmethod
+    def _drafting_frame(seat: int, until: float | None) -> bytes:
+        """The ``drafting`` frame for ``seat``'s draft ending at ``until`` (``None``: over)."""
+        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
+        return encode(Drafting(seat, ends).to_wire())
 
     async def _leave(self, client: _Client) -> None:
         async with self._lock:

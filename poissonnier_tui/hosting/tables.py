@@ -176,7 +176,8 @@ class TableSettings:
         chat: the table chat's options (``net.chat.ChatPolicy``: whether players
             hear spectators, the rate).
         drafts: how long and how often a person drafting an offer holds the
-            bots (``net.drafts.DraftRules``).
+            bots, and how long an offer waits for its answer
+            (``net.drafts.DraftRules``; ``--draft-seconds`` …).
     """
 
     name: str
@@ -254,11 +255,13 @@ def solo_settings(
     seed: int | None = None,
     bot_delay: float = 0.5,
     options: Mapping[str, Any] | None = None,
+    drafts: DraftRules | None = None,
 ) -> TableSettings:
     """A solo table: the player in seat 0, ``bots`` bots after them, on 127.0.0.1.
 
     Any free port, not advertised, started as soon as seat 0 is taken, and
-    the table waits for its only human forever.
+    the table waits for its only human forever. ``drafts``: time to deal
+    (``net.drafts.DraftRules``; ``None``: its defaults).
     """
     return TableSettings(
         name=SOLO_TABLE,
@@ -276,6 +279,7 @@ def solo_settings(
         host_seat=True,
         absent_grace=None,
         solo=True,
+        drafts=drafts or DraftRules(),
     )
 
 

@@ -153,6 +153,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         seed=session.seed,
         options=session.options,
         bot_delay=session.bot_delay,
+        drafts=session.drafts,
     )
     hosted = await open_table(settings)
     report(f"Joining the table on 127.0.0.1:{hosted.port}…")

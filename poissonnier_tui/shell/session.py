@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from poissonnier_tui.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
+    from net.drafts import DraftRules
     from poissonnier_tui.hosting.persistence import ResumePlan
     from poissonnier_tui.hosting.tables import TableSettings
 
@@ -39,6 +40,7 @@ class SoloSession:
         game: the game played (a registry name, ``poissonnier_tui.games``).
         options: the game's table options (``GameEntry.options`` names them), ``None``
             for its defaults.
+        drafts: time to deal (``net.drafts.DraftRules``), ``None`` for its defaults.
     """
 
     bots: int = 2
@@ -49,6 +51,7 @@ class SoloSession:
     autoplay: bool = False
     game: str = DEFAULT_GAME
     options: Mapping[str, Any] | None = None
+    drafts: DraftRules | None = None
 
 
 @dataclass(frozen=True, slots=True)

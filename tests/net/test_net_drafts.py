@@ -17,7 +17,7 @@ from test_net_server import Watch, join, serving
 
 from net.drafts import Drafting, DraftRules
 from net.game import Wire
-from net.messages import Ack, ErrorReply, ServerMessage, View
+from net.messages import Ack, ErrorReply, Said, ServerMessage, View
 
 
 class TurnBot:
@@ -108,4 +108,41 @@ async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> No
         assert (await bob_w.until(lambda m: isinstance(m, ErrorReply))).code == "draft_limit"
         assert server.rev == 2
         for client in (ana, bob):
+            await client.close()
+
+
+async def test_a_late_spectator_and_a_returning_player_hear_the_drafts_running() -> None:
+    async with serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True},
+        bot_delay=0.0,
+        drafts=DraftRules(seconds=30.0, per_wait=3),
+    ) as server:
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)
+        told = await drafting(ana_w, True)
+        # Eve arrives while Bob drafts: she is told who drafts and for how long.
+        eve, eve_w = await join(server, "Eve", role="spectator")
+        heard = await drafting(eve_w, True)
+        assert heard.seat == 2 and 20_000 < (heard.ends_in_ms or 0) <= (told.ends_in_ms or 0)
+        assert any(isinstance(m, View) for m in eve_w.seen)  # after the game, the draft
+        # Ana drops and comes back with her seat's token: she hears it again.
+        token = ana.token
+        await ana.close()
+        ana, ana_w = await join(server, "Ana", token=token)
+        again = await drafting(ana_w, True)
+        assert again.seat == 2 and 20_000 < (again.ends_in_ms or 0) <= (heard.ends_in_ms or 0)
+        # Once the draft is over, a newcomer hears of none.
+        await bob.draft(False)
+        await drafting(ana_w, False)
+        zed, zed_w = await join(server, "Zed", role="spectator")
+        await zed_w.view()
+        await ana.say("hello")  # a frame sent after whatever the join sent
+        await zed_w.until(lambda m: isinstance(m, Said))
+        assert not any(isinstance(m, Drafting) for m in zed_w.seen)
+        for client in (ana, bob, eve, zed):
             await client.close()
