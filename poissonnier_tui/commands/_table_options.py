@@ -89,7 +89,7 @@ def add_draft_options(p: argparse.ArgumentParser) -> None:
 
 
 def draft_rules(args: argparse.Namespace) -> DraftRules:
-    """The time-to-deal bounds given by :func:`add_draft_options` (RULES.md §4, R24)."""
+    """The time-to-deal bounds given by :func:`add_draft_options` (RULES.md §4, R25)."""
     from net.drafts import DraftRules
 
     return DraftRules(

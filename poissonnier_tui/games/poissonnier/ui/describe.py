@@ -229,6 +229,9 @@ def table_move_text(snap: TableSnapshot, event: Event) -> str | None:
         )
     if t == "end_turn":
         return _("The table ended the turn for {name} ({why}, R20).").format(name=name, why=why)
+    if t == "withdraw":
+        text = _("Offer #{id} by {name} was not answered in time: the table withdrew it (R25).")
+        return text.format(id=event.get("proposal", "?"), name=name)
     if t == "bought_to_hand":
         count = int(event.get("count", 0))
         return ngettext(

@@ -1,0 +1,150 @@
+"""Time to answer (net/answers.py, RULES.md R25) over real loopback TCP.
+
+A two-player game of Le Poissonnier is rebuilt from its fill step (played by
+medium bots offline, then :meth:`TableServer.restore`), and its two people,
+Ana (active) and Bob, come back with their tokens, with a spectator, Eve.
+Ana asks Bob for fish. Every connection's views carry the offer's time left;
+turned into a deadline on the receiver's clock (all three share this
+process's monotonic clock), they agree. A later frame carries less time for
+the same deadline, and at the deadline the table withdraws the offer for
+Ana, which every log shows as the table's move for time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from test_net_server import FAST, Watch
+
+from net.client import TableClient
+from net.drafts import DraftRules
+from net.game import Wire
+from net.messages import ServerMessage, View
+from net.server import TableServer
+from poissonnier_tui import __version__
+from poissonnier_tui.games.poissonnier.bots import make_bot
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+from poissonnier_tui.games.poissonnier.rules.state import Phase
+
+SEED = 1
+"""A deal whose first player (seat 0) can ask seat 1 for fish once the fill step is over."""
+ANSWER = 1.5
+"""The table's time to answer, in seconds."""
+AGREE = 0.25
+"""How far apart, in seconds, the deadlines two receivers compute may be (frames to three
+connections leave within one broadcast; the rest is loopback and a loaded machine)."""
+
+
+def fill_step(seed: int) -> list[tuple[int, Wire]]:
+    """The fill step of a two-player deal as medium bots play it (RULES.md §3.2)."""
+    match = PoissonnierGame().new_match(seed, 2, {})
+    bots = [make_bot("medium", seed + i) for i in range(2)]
+    moves: list[tuple[int, Wire]] = []
+    while match.state.phase is Phase.FILL:
+        for seat in sorted(match.waiting_on()):
+            action = bots[seat].act(match.view(seat), match.legal_actions(seat))
+            assert action is not None
+            match.apply(seat, action)
+            moves.append((seat, action))
+    assert match.state.phase is Phase.SERVE and match.state.active == 0
+    return moves
+
+
+def ask_for_fish(view: Wire) -> Wire:
+    """Ana asks Bob for one fish of his first crate, for nothing (§4, R18)."""
+    crate = next(k for k, codes in enumerate(view["seats"][1]["crates"]) if codes)
+    return {
+        "type": "propose", "seller": 1, "fish": [[crate, 1]], "seller_glacons": 0,
+        "seller_arrivages": 0, "coins": 0, "buyer_glacons": 0, "buyer_arrivages": 0,
+        "counter": None,
+    }  # fmt: skip
+
+
+class Clocked(Watch):
+    """A :class:`Watch` that notes when each message arrived (this process's clock)."""
+
+    def __init__(self, client: TableClient) -> None:
+        super().__init__(client)
+        self.when: list[float] = []
+        self.read = 0  # messages already looked at by :func:`timed_view`
+
+    async def next(self, timeout: float = 2.0) -> ServerMessage:
+        msg = await super().next(timeout)
+        self.when.append(time.monotonic())
+        return msg
+
+
+async def timed_view(watch: Clocked, offer: int, *, open_: bool = True) -> tuple[View, float]:
+    """The next view in which ``offer`` is timed (``open_``) or gone, and when it came."""
+
+    def fits(m: object) -> bool:
+        if not isinstance(m, View):
+            return False
+        timed = any(o == offer for o, _ms in m.answers_in_ms)
+        listed = any(p["id"] == offer for p in m.view["proposals"])
+        return timed and listed if open_ else not timed and not listed
+
+    while True:
+        for i in range(watch.read, len(watch.seen)):
+            if fits(watch.seen[i]):
+                watch.read = i + 1
+                found = watch.seen[i]
+                assert isinstance(found, View)
+                return found, watch.when[i]
+        watch.read = len(watch.seen)
+        await watch.next(timeout=10.0)
+
+
+def deadline(view: View, offer: int, received: float) -> float:
+    """``offer``'s deadline on this process's clock, as a receiver reads its frame."""
+    return received + dict(view.answers_in_ms)[offer] / 1000
+
+
+async def test_every_screen_agrees_on_an_offers_time_and_the_table_withdraws_it_at_zero() -> None:
+    server = TableServer(
+        PoissonnierGame(), name="Market", seats=2, seed=SEED, app_version=__version__,
+        absent_grace=None, timing=FAST, bot_delay=0.0, drafts=DraftRules(answer_seconds=ANSWER),
+    )  # fmt: skip
+    server.restore({0: ("Ana", "tok-ana"), 1: ("Bob", "tok-bob")}, fill_step(SEED))
+    async with server:
+        clients: list[TableClient] = []
+
+        async def join(name: str, **kwargs: object) -> Clocked:
+            client = await TableClient.connect(
+                "127.0.0.1", server.port, name=name, app_version=__version__,
+                game="poissonnier", **kwargs,  # type: ignore[arg-type]
+            )  # fmt: skip
+            clients.append(client)
+            return Clocked(client)
+
+        ana = await join("Ana", token="tok-ana")
+        bob = await join("Bob", token="tok-bob")
+        eve = await join("Eve", role="spectator")
+        first = await ana.view()
+        assert first.answers_in_ms == ()  # nothing awaits an answer yet
+        await ana.client.send_action(ask_for_fish(first.view))
+        made = await ana.until(lambda m: isinstance(m, View) and m.view["proposals"])
+        offer = int(made.view["proposals"][0]["id"])
+        seen = [await timed_view(w, offer) for w in (ana, bob, eve)]
+        due = [deadline(v, offer, at) for v, at in seen]
+        assert all(0 < dict(v.answers_in_ms)[offer] <= ANSWER * 1000 for v, _at in seen)
+        assert max(due) - min(due) < AGREE  # Ana, Bob and Eve count down to the same time
+
+        # A spectator arriving later is told less time, for the same deadline.
+        zed = await join("Zed", role="spectator")
+        late, late_at = await timed_view(zed, offer)
+        assert dict(late.answers_in_ms)[offer] < min(dict(v.answers_in_ms)[offer] for v, _ in seen)
+        assert abs(deadline(late, offer, late_at) - min(due)) < AGREE
+
+        # At zero the table withdraws it for Ana (R25), and says so in every log.
+        for watch in (ana, bob, eve, zed):
+            gone, gone_at = await timed_view(watch, offer, open_=False)
+            assert gone_at >= min(due) - AGREE  # never before the time everyone was shown
+            withdrawn = [e for e in gone.view["log"] if e["t"] == "withdraw"]
+            assert withdrawn and withdrawn[-1]["proposal"] == offer
+            assert (withdrawn[-1]["seat"], withdrawn[-1].get("by"), withdrawn[-1].get("why")) == (
+                0, "table", "time"
+            )  # fmt: skip
+        assert server.phase == "playing" and server._table.match is not None
+        for client in clients:
+            await client.close()
