@@ -17,7 +17,7 @@ import time
 from test_net_server import FAST, Watch
 
 from net.client import TableClient
-from net.drafts import DraftRules
+from net.drafts import Drafting, DraftRules
 from net.game import Wire
 from net.messages import ServerMessage, View
 from net.server import TableServer
@@ -100,38 +100,61 @@ def deadline(view: View, offer: int, received: float) -> float:
     return received + dict(view.answers_in_ms)[offer] / 1000
 
 
-async def test_every_screen_agrees_on_an_offers_time_and_the_table_withdraws_it_at_zero() -> None:
-    server = TableServer(
-        PoissonnierGame(), name="Market", seats=2, seed=SEED, app_version=__version__,
-        absent_grace=None, timing=FAST, bot_delay=0.0, drafts=DraftRules(answer_seconds=ANSWER),
-    )  # fmt: skip
-    server.restore({0: ("Ana", "tok-ana"), 1: ("Bob", "tok-bob")}, fill_step(SEED))
-    async with server:
-        clients: list[TableClient] = []
+class Market:
+    """The restored table of :data:`SEED` and the connections the test opens to it."""
 
-        async def join(name: str, **kwargs: object) -> Clocked:
-            client = await TableClient.connect(
-                "127.0.0.1", server.port, name=name, app_version=__version__,
-                game="poissonnier", **kwargs,  # type: ignore[arg-type]
-            )  # fmt: skip
-            clients.append(client)
-            return Clocked(client)
+    def __init__(self, drafts: DraftRules) -> None:
+        self.server = TableServer(
+            PoissonnierGame(), name="Market", seats=2, seed=SEED, app_version=__version__,
+            absent_grace=None, timing=FAST, bot_delay=0.0, drafts=drafts,
+        )  # fmt: skip
+        self.server.restore({0: ("Ana", "tok-ana"), 1: ("Bob", "tok-bob")}, fill_step(SEED))
+        self.clients: list[TableClient] = []
 
-        ana = await join("Ana", token="tok-ana")
-        bob = await join("Bob", token="tok-bob")
-        eve = await join("Eve", role="spectator")
+    async def join(self, name: str, **kwargs: object) -> Clocked:
+        client = await TableClient.connect(
+            "127.0.0.1", self.server.port, name=name, app_version=__version__,
+            game="poissonnier", **kwargs,  # type: ignore[arg-type]
+        )  # fmt: skip
+        self.clients.append(client)
+        return Clocked(client)
+
+    async def ask(self, ana: Clocked) -> int:
+        """Ana asks Bob for fish; the offer's id."""
         first = await ana.view()
         assert first.answers_in_ms == ()  # nothing awaits an answer yet
         await ana.client.send_action(ask_for_fish(first.view))
         made = await ana.until(lambda m: isinstance(m, View) and m.view["proposals"])
-        offer = int(made.view["proposals"][0]["id"])
+        return int(made.view["proposals"][0]["id"])
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.close()
+
+
+def withdrawn_by_table(view: View, offer: int) -> bool:
+    """The view's log says the table withdrew ``offer`` for Ana, for time (R25)."""
+    withdrawn = [e for e in view.view["log"] if e["t"] == "withdraw"]
+    return bool(withdrawn) and (
+        withdrawn[-1]["proposal"], withdrawn[-1]["seat"], withdrawn[-1].get("by"),
+        withdrawn[-1].get("why"),
+    ) == (offer, 0, "table", "time")  # fmt: skip
+
+
+async def test_every_screen_agrees_on_an_offers_time_and_the_table_withdraws_it_at_zero() -> None:
+    market = Market(DraftRules(answer_seconds=ANSWER))
+    async with market.server:
+        ana = await market.join("Ana", token="tok-ana")
+        bob = await market.join("Bob", token="tok-bob")
+        eve = await market.join("Eve", role="spectator")
+        offer = await market.ask(ana)
         seen = [await timed_view(w, offer) for w in (ana, bob, eve)]
         due = [deadline(v, offer, at) for v, at in seen]
         assert all(0 < dict(v.answers_in_ms)[offer] <= ANSWER * 1000 for v, _at in seen)
         assert max(due) - min(due) < AGREE  # Ana, Bob and Eve count down to the same time
 
         # A spectator arriving later is told less time, for the same deadline.
-        zed = await join("Zed", role="spectator")
+        zed = await market.join("Zed", role="spectator")
         late, late_at = await timed_view(zed, offer)
         assert dict(late.answers_in_ms)[offer] < min(dict(v.answers_in_ms)[offer] for v, _ in seen)
         assert abs(deadline(late, offer, late_at) - min(due)) < AGREE
@@ -140,11 +163,24 @@ async def test_every_screen_agrees_on_an_offers_time_and_the_table_withdraws_it_
         for watch in (ana, bob, eve, zed):
             gone, gone_at = await timed_view(watch, offer, open_=False)
             assert gone_at >= min(due) - AGREE  # never before the time everyone was shown
-            withdrawn = [e for e in gone.view["log"] if e["t"] == "withdraw"]
-            assert withdrawn and withdrawn[-1]["proposal"] == offer
-            assert (withdrawn[-1]["seat"], withdrawn[-1].get("by"), withdrawn[-1].get("why")) == (
-                0, "table", "time"
-            )  # fmt: skip
-        assert server.phase == "playing" and server._table.match is not None
-        for client in clients:
-            await client.close()
+            assert withdrawn_by_table(gone, offer)
+        assert market.server.phase == "playing"
+        await market.close()
+
+
+async def test_an_answerer_drafting_a_counter_keeps_the_offer_open_until_the_draft_ends() -> None:
+    market = Market(DraftRules(seconds=2.0, answer_seconds=0.5))
+    async with market.server:
+        ana = await market.join("Ana", token="tok-ana")
+        bob = await market.join("Bob", token="tok-bob")
+        offer = await market.ask(ana)
+        first, first_at = await timed_view(ana, offer)
+        await bob.client.draft(True)  # Bob opens the counter dialog
+        told = await ana.until(lambda m: isinstance(m, Drafting) and m.ends_in_ms is not None)
+        draft_end = ana.when[-1] + told.ends_in_ms / 1000
+        moved, moved_at = await timed_view(ana, offer)  # the views are sent again
+        assert deadline(moved, offer, moved_at) > deadline(first, offer, first_at) + 1.0
+        assert abs(deadline(moved, offer, moved_at) - draft_end) < AGREE
+        gone, gone_at = await timed_view(ana, offer, open_=False)
+        assert gone_at >= draft_end - AGREE and withdrawn_by_table(gone, offer)
+        await market.close()
