@@ -47,7 +47,6 @@ NOT_YET: dict[str, str] = {
     "games/poissonnier/ui/screens/replay.py": "home/rematch branch",
     "shell/replay_app.py": "home/rematch branch",
     "games/poissonnier/ui/screens/deal_dialog.py": "haggling branch",
-    "games/poissonnier/ui/widgets/offers.py": "haggling branch",
     "games/poissonnier/ui/widgets/players.py": "presence branch",
     "games/poissonnier/ui/widgets/game_log.py": "home/rematch branch",
     "games/poissonnier/ui/widgets/hand.py": "home/rematch branch",
