@@ -14,50 +14,19 @@ from __future__ import annotations
 
 import time
 
-from test_net_server import FAST, Watch
+from haggling import bobs_fish, market
+from test_net_server import Watch
 
 from net.client import TableClient
 from net.drafts import Drafting, DraftRules
-from net.game import Wire
 from net.messages import ServerMessage, View
-from net.server import TableServer
 from poissonnier_tui import __version__
-from poissonnier_tui.games.poissonnier.bots import make_bot
-from poissonnier_tui.games.poissonnier.match import PoissonnierGame
-from poissonnier_tui.games.poissonnier.rules.state import Phase
 
-SEED = 1
-"""A deal whose first player (seat 0) can ask seat 1 for fish once the fill step is over."""
 ANSWER = 1.5
 """The table's time to answer, in seconds."""
 AGREE = 0.25
 """How far apart, in seconds, the deadlines two receivers compute may be (frames to three
 connections leave within one broadcast; the rest is loopback and a loaded machine)."""
-
-
-def fill_step(seed: int) -> list[tuple[int, Wire]]:
-    """The fill step of a two-player deal as medium bots play it (RULES.md §3.2)."""
-    match = PoissonnierGame().new_match(seed, 2, {})
-    bots = [make_bot("medium", seed + i) for i in range(2)]
-    moves: list[tuple[int, Wire]] = []
-    while match.state.phase is Phase.FILL:
-        for seat in sorted(match.waiting_on()):
-            action = bots[seat].act(match.view(seat), match.legal_actions(seat))
-            assert action is not None
-            match.apply(seat, action)
-            moves.append((seat, action))
-    assert match.state.phase is Phase.SERVE and match.state.active == 0
-    return moves
-
-
-def ask_for_fish(view: Wire) -> Wire:
-    """Ana asks Bob for one fish of his first crate, for nothing (§4, R18)."""
-    crate = next(k for k, codes in enumerate(view["seats"][1]["crates"]) if codes)
-    return {
-        "type": "propose", "seller": 1, "fish": [[crate, 1]], "seller_glacons": 0,
-        "seller_arrivages": 0, "coins": 0, "buyer_glacons": 0, "buyer_arrivages": 0,
-        "counter": None,
-    }  # fmt: skip
 
 
 class Clocked(Watch):
@@ -101,14 +70,10 @@ def deadline(view: View, offer: int, received: float) -> float:
 
 
 class Market:
-    """The restored table of :data:`SEED` and the connections the test opens to it."""
+    """The restored table (``haggling.market``) and the connections the test opens to it."""
 
     def __init__(self, drafts: DraftRules) -> None:
-        self.server = TableServer(
-            PoissonnierGame(), name="Market", seats=2, seed=SEED, app_version=__version__,
-            absent_grace=None, timing=FAST, bot_delay=0.0, drafts=drafts,
-        )  # fmt: skip
-        self.server.restore({0: ("Ana", "tok-ana"), 1: ("Bob", "tok-bob")}, fill_step(SEED))
+        self.server = market(drafts)
         self.clients: list[TableClient] = []
 
     async def join(self, name: str, **kwargs: object) -> Clocked:
@@ -123,7 +88,7 @@ class Market:
         """Ana asks Bob for fish; the offer's id."""
         first = await ana.view()
         assert first.answers_in_ms == ()  # nothing awaits an answer yet
-        await ana.client.send_action(ask_for_fish(first.view))
+        await ana.client.send_action(bobs_fish(first.view))  # Ana asks Bob for a fish
         made = await ana.until(lambda m: isinstance(m, View) and m.view["proposals"])
         return int(made.view["proposals"][0]["id"])
 
