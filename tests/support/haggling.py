@@ -9,6 +9,7 @@ crate; both seats are people who come back with the tokens
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from net.drafts import DraftRules
@@ -53,7 +54,7 @@ def market(drafts: DraftRules, **kwargs: Any) -> TableServer:
     return server
 
 
-def bobs_fish(view: Wire, coins: int = 0) -> Wire:
+def bobs_fish(view: Mapping[str, Any], coins: int = 0) -> Wire:
     """A proposal for one fish of Bob's first filled crate at ``coins`` (§4, R18); made by
     Ana it asks Bob for it, made by Bob it offers it to Ana."""
     crate = next(k for k, codes in enumerate(view["seats"][1]["crates"]) if codes)
