@@ -129,6 +129,13 @@ class DraftHolds:
         self._wake()
         return until
 
+    def moved_on(self, waiting: frozenset[int]) -> None:
+        """The table now waits on ``waiting`` (called after every accepted move): a change
+        starts a new count of drafts, so that waiting on the same seats again later (the
+        same bot's next turn) is a new wait."""
+        if waiting != self._wait_key:
+            self._wait_key, self._counts = waiting, {}
+
     def end(self, seat: int) -> bool:
         """``seat``'s draft is over (sent, closed, left); whether it was drafting."""
         if self._until.pop(seat, None) is None:

@@ -975,6 +975,7 @@ class TableServer:
                 origin.conn.send(Ack(seq).to_wire())
             if source != "timeout":  # its move is made: the bots carry on
                 self._end_draft(seat)
+            self._drafts.moved_on(self._table.waiting_on())
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
             self._answers.update()  # and the offers' deadlines

@@ -146,3 +146,34 @@ async def test_a_late_spectator_and_a_returning_player_hear_the_drafts_running()
         assert not any(isinstance(m, Drafting) for m in zed_w.seen)
         for client in (ana, bob, eve, zed):
             await client.close()
+
+
+async def test_the_count_of_drafts_starts_again_when_the_table_waits_on_someone_else() -> None:
+    """Waiting on the same seats again later (the next round) is a new wait: its drafts
+    are counted afresh, so a person may draft on every turn of a bot, not 3 times a game."""
+    async with serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True, "target": 50},
+        bot_delay=0.0,
+        drafts=DraftRules(seconds=30.0, per_wait=1),
+    ) as server:
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)  # on Ana's turn: the one draft of this wait
+        await drafting(bob_w, True)
+        await bob.draft(False)
+        await drafting(bob_w, False)
+        await bob.draft(True)
+        assert (await bob_w.until(lambda m: isinstance(m, ErrorReply))).code == "draft_limit"
+        await ana.send_action({"add": 1})  # then the bot adds, then Bob's turn
+        await bob_w.until(lambda m: isinstance(m, View) and m.view["total"] == 2)
+        await bob.send_action({"add": 1})  # Ana's turn again: the same seat waited on
+        await bob_w.until(lambda m: isinstance(m, View) and m.view["total"] == 3)
+        await bob.draft(True)
+        shown = await drafting(bob_w, True)
+        assert shown.seat == 2 and server.rev == 3
+        for client in (ana, bob):
+            await client.close()
