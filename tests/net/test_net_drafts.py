@@ -159,7 +159,7 @@ async def test_the_count_of_drafts_starts_again_when_the_table_waits_on_someone_
         bot_delay=0.0,
         drafts=DraftRules(seconds=30.0, per_wait=1),
     ) as server:
-        ana, ana_w = await join(server, "Ana")
+        ana, _ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
         await bob.draft(True)  # on Ana's turn: the one draft of this wait
