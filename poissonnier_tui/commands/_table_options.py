@@ -25,31 +25,32 @@ AUTO_CODE = "auto"
 which the table's per-address back-off makes unguessable in a game's time)."""
 
 
+def _number_of_seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+
+
 def seconds(text: str) -> float:
     """Parse a positive number of seconds.
 
     Raises:
         argparse.ArgumentTypeError: not a number, or not above 0.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    value = _number_of_seconds(text)
     if not value > 0:
         raise argparse.ArgumentTypeError("must be more than 0 seconds")
     return value
 
 
 def seconds_or_off(text: str) -> float:
-    """Parse a number of seconds, 0 or more (0: off).
+    """Parse a number of seconds from 0 (off) to 3600.
 
     Raises:
-        argparse.ArgumentTypeError: not a number, or below 0.
+        argparse.ArgumentTypeError: not a number, or out of range.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    value = _number_of_seconds(text)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError("must be 0 to 3600 seconds")
     return value

@@ -11,6 +11,7 @@ connection is told.
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from test_net_server import Watch, join, serving
@@ -18,6 +19,7 @@ from test_net_server import Watch, join, serving
 from net.drafts import Drafting, DraftRules
 from net.game import Wire
 from net.messages import Ack, ErrorReply, Said, ServerMessage, View
+from net.server import TableServer
 
 
 class TurnBot:
@@ -39,6 +41,19 @@ def first(seen: list[ServerMessage], test: Any) -> int:
     return next(i for i, m in enumerate(seen) if test(m))
 
 
+def three_seats(drafts: DraftRules, target: int = 10) -> AbstractAsyncContextManager[TableServer]:
+    """Ana (seat 0), a :class:`TurnBot` (seat 1) and Bob (seat 2), who may cheer out of
+    turn, counting to ``target``; started as soon as the people sit down."""
+    return serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True, "target": target},
+        bot_delay=0.0,
+        drafts=drafts,
+    )
+
+
 def bot_moved(m: ServerMessage) -> bool:
     return isinstance(m, View) and m.view["total"] >= 2
 
@@ -48,14 +63,7 @@ def draft_over(m: ServerMessage) -> bool:
 
 
 async def test_the_bot_waits_while_a_person_drafts_then_answers_after_the_move() -> None:
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=30.0, per_wait=2),
-    ) as server:
+    async with three_seats(DraftRules(seconds=30.0, per_wait=2)) as server:
         spec, spec_w = await join(server, "Eve", role="spectator")
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
@@ -82,14 +90,7 @@ async def test_the_bot_waits_while_a_person_drafts_then_answers_after_the_move()
 
 
 async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> None:
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True, "target": 50},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=0.3, per_wait=1),
-    ) as server:
+    async with three_seats(DraftRules(seconds=0.3, per_wait=1), target=50) as server:
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
@@ -112,14 +113,7 @@ async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> No
 
 
 async def test_a_late_spectator_and_a_returning_player_hear_the_drafts_running() -> None:
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=30.0, per_wait=3),
-    ) as server:
+    async with three_seats(DraftRules(seconds=30.0, per_wait=3)) as server:
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
@@ -151,14 +145,7 @@ async def test_a_late_spectator_and_a_returning_player_hear_the_drafts_running()
 async def test_the_count_of_drafts_starts_again_when_the_table_waits_on_someone_else() -> None:
     """Waiting on the same seats again later (the next round) is a new wait: its drafts
     are counted afresh, so a person may draft on every turn of a bot, not 3 times a game."""
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True, "target": 50},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=30.0, per_wait=1),
-    ) as server:
+    async with three_seats(DraftRules(seconds=30.0, per_wait=1), target=50) as server:
         ana, _ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
