@@ -17,9 +17,10 @@ bot's serve turns lasted with the person drafting and with nobody drafting
 reached the bot before its turn ended (the table accepted the proposal), and
 how many the bot answered (deal, counter or decline) within its turn.
 
-    .venv/bin/python scripts/time_to_deal.py --turns 4 --takes 5
+    .venv/bin/python scripts/time_to_deal.py --turns 4 --takes 5 --seeds 3 4 5
 
-Bounded: ``--turns`` drafted offers each way, and at most ``--cap`` seconds each way.
+Bounded: ``--turns`` drafted offers each way and seed, and at most ``--cap``
+seconds each way and seed.
 """
 
 from __future__ import annotations
@@ -182,19 +183,22 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=4, help="drafted offers to try each way")
     parser.add_argument("--takes", type=float, default=5.0, help="seconds a person composes")
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds before bot moves")
-    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[3], help="deals to play")
     parser.add_argument("--cap", type=float, default=150.0, help="seconds at most each way")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    seeds = " ".join(str(seed) for seed in args.seeds)
     print(
-        f"time to deal, seed {args.seed}: a medium bot (--bot-delay {args.bot_delay:g} s) "
+        f"time to deal, seeds {seeds}: a medium bot (--bot-delay {args.bot_delay:g} s) "
         f"against a person who composes each offer for {args.takes:g} s; "
         f"load average {load:.1f} on {os.cpu_count()} cores"
     )
     for seconds, label in ((0.0, "off (--draft-seconds 0, as before)"), (20.0, "on (20 s)")):
-        got = asyncio.run(
-            run(seconds, args.turns, args.takes, args.bot_delay, args.seed, args.cap)
-        )
+        got = Run()
+        for seed in args.seeds:
+            one = asyncio.run(run(seconds, args.turns, args.takes, args.bot_delay, seed, args.cap))
+            got.turns += one.turns
+            got.refusals += one.refusals
         drafted = [t for t in got.turns if t.drafted and t.ended is not None]
         print(f"time to deal {label}:")
         print(f"  bot serve turns, the person drafting: {figures(got.lengths(True))}")

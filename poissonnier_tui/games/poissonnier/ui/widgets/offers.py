@@ -51,7 +51,7 @@ def step_text(snap: TableSnapshot, step: Step) -> str:
     if step.kind == "offer":
         return f"#{step.offer} {name} {coins(step.coins)}"
     if step.kind == "decline":
-        said = [escape(step.reason)] if step.reason else []
+        said = [escape(step.reason.replace("_", " "))] if step.reason else []  # too_cheap
         if step.price is not None:
             said.append(_("would take {price}").format(price=coins(step.price)))
         text = _("✗ {name} declined").format(name=name)
