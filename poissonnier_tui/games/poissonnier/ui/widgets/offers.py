@@ -28,6 +28,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
+from poissonnier_tui.games.poissonnier.ui.reasons import reason_label
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.threads import Negotiation, Step, negotiations
 from poissonnier_tui.i18n import _, ngettext
@@ -51,7 +52,7 @@ def step_text(snap: TableSnapshot, step: Step) -> str:
     if step.kind == "offer":
         return f"#{step.offer} {name} {coins(step.coins)}"
     if step.kind == "decline":
-        said = [escape(step.reason.replace("_", " "))] if step.reason else []  # too_cheap
+        said = [escape(reason_label(step.reason))] if step.reason else []  # "too cheap"
         if step.price is not None:
             said.append(_("would take {price}").format(price=coins(step.price)))
         text = _("✗ {name} declined").format(name=name)
