@@ -264,14 +264,16 @@ class Replay:
         if step <= 0:
             return _("The deal.")
         move = self.moves[self._clamp(step) - 1]
-        kind = str(move.action.get("type", "?")).replace("_", " ")
+        kind = str(move.action.get("type", "?"))
+        words = self.game.actions.get(kind)
+        said = _(words) if words else kind.replace("_", " ")
         name = self.header.seats[move.seat].name or _("Seat {n}").format(n=move.seat + 1)
         if pov == ALL_HANDS or pov == move.seat:
             details = {k: v for k, v in move.action.items() if k != "type"}
             if details:
                 shown = ", ".join(f"{k}={_plain(v)}" for k, v in details.items())
-                return f"{name}: {kind} ({shown})"
-        return f"{name}: {kind}"
+                return _("{name}: {move} ({details})").format(name=name, move=said, details=shown)
+        return _("{name}: {move}").format(name=name, move=said)
 
 
 def _plain(value: Any) -> str:
