@@ -34,6 +34,7 @@ from poissonnier_tui.hosting.persistence import (
     ResumeError,
     _read,
     check_header,
+    damage_text,
     log_game,
     public_turn,
 )
@@ -155,9 +156,11 @@ class Replay:
         """
         log, damaged = _read(path)
         if log is None:
-            raise ResumeError(_("{why}. There is nothing to replay.").format(why=damaged))
+            assert damaged is not None
+            why = damage_text(damaged)
+            raise ResumeError(_("{why}. There is nothing to replay.").format(why=why))
         header = check_header(log)
-        problem = str(damaged) if damaged is not None else None
+        problem = damage_text(damaged) if damaged is not None else None
         matches, moves, error = _replay(log, header)
         if error is not None:
             problem = error if problem is None else f"{problem}; {error}"
