@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from net.game import Wire
 from net.guard import TokenBucket
@@ -112,6 +112,30 @@ class ChatPolicy:
     spectators_to_players: bool = True
     rate: float = CHAT_RATE
     burst: int = CHAT_BURST
+
+
+@runtime_checkable
+class Talking(Protocol):
+    """A bot that may answer what people say at the table (optional).
+
+    The table asks each such bot once per message a person (or spectator)
+    says, with its own seat's view; what it answers is said in its name like
+    any message (checked and rate-limited per bot). Bots never answer bots.
+    """
+
+    def chat_reply(
+        self, view: Wire, speaker: int | None, text: str, names: Sequence[str]
+    ) -> str | None:
+        """What to say back to ``text`` from ``speaker`` (``None``: a spectator), or
+        ``None``; ``names`` are the seats' names in seat order."""
+        ...
+
+
+class Voice:
+    """The chat budget's key for one bot seat (budgets are kept per sender)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
 def clean_chat(text: str) -> str:

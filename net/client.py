@@ -41,6 +41,7 @@ from net.messages import (
     check_action,
     parse_server_message,
 )
+from net.prices import PriceAsk, PriceNamed
 from net.schema import BadMessage
 from net.wording import WordedParams, worded
 
@@ -297,6 +298,25 @@ class TableClient:
             ConnectionLost: The connection is closed.
         """
         self._send(DraftRequest(on).to_wire())
+
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal`` (net/prices.py). A bot's answer, or a
+        person's if they give one, comes to this client only as a ``priced``; a refusal
+        (a spectator, a question the game refuses, too fast) as an ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(PriceAsk(seat, dict(deal)).to_wire())
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question about ``deal`` (a ``price_asked``) with
+        ``coins``, or ``None`` for no price; only the asker hears it.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(PriceNamed(asker, dict(deal), coins).to_wire())
 
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""

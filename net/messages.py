@@ -24,6 +24,7 @@ from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
 from net.game import Wire
 from net.guard import SECRET_MAX
+from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
 from net.schema import (
     BadMessage,
     Bool,
@@ -51,6 +52,9 @@ Phase = Literal["lobby", "playing", "over"]
 
 ACTION_SPEC: Final = Plain(max_depth=8, max_nodes=512, max_str=256)
 """What an action's contents must look like before a game sees them."""
+
+DEAL_SPEC: Final = Plain(max_depth=4, max_nodes=64, max_str=64)
+"""What a deal asked about (net/prices.py) must look like before a game sees it."""
 
 # Views come from the server; the frame cap and SERVER_LIMITS already bound
 # them, so this only asserts they are plain data.
@@ -408,10 +412,16 @@ def clean_params(params: Mapping[str, object]) -> dict[str, str | int]:
     return out
 
 
-ClientMessage = Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong | Bye
+ClientMessage = (
+    Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed | Ping
+    | Pong | Bye
+)  # fmt: skip
 """Anything a client may send."""
 
-ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | Ping | Pong | Bye
+ServerMessage = (
+    Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | PriceAsked | Priced | Ping
+    | Pong | Bye
+)  # fmt: skip
 """Anything a server may send."""
 
 
@@ -454,6 +464,14 @@ _CLIENT: Final[dict[str, _Parser]] = {
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
     DraftRequest.TYPE: (_record({"on": Bool()}), lambda m: DraftRequest(m["on"])),
+    PriceAsk.TYPE: (
+        _record({"to": _SEAT, "deal": DEAL_SPEC}),
+        lambda m: PriceAsk(m["to"], m["deal"]),
+    ),
+    PriceNamed.TYPE: (
+        _record({"to": _SEAT, "deal": DEAL_SPEC, "coins": Nullable(Int(0, 1_000_000))}),
+        lambda m: PriceNamed(m["to"], m["deal"], m["coins"]),
+    ),
     ChatRequest.TYPE: (
         _record({"text": Str(0, CHAT_WIRE_MAX)}),
         lambda m: ChatRequest(m["text"]),
@@ -531,6 +549,17 @@ _SERVER: Final[dict[str, _Parser]] = {
     Drafting.TYPE: (
         _record({"seat": _SEAT, "ends_in_ms": Nullable(Int(0))}, open=True),
         lambda m: Drafting(m["seat"], m["ends_in_ms"]),
+    ),
+    PriceAsked.TYPE: (
+        _record({"by": _SEAT, "deal": DEAL_SPEC}, open=True),
+        lambda m: PriceAsked(m["by"], m["deal"]),
+    ),
+    Priced.TYPE: (
+        _record(
+            {"seat": _SEAT, "deal": DEAL_SPEC, "coins": Nullable(Int(0)), "bot": Bool()},
+            open=True,
+        ),
+        lambda m: Priced(m["seat"], m["deal"], m["coins"], m["bot"]),
     ),
     Said.TYPE: (
         _record(

@@ -23,11 +23,18 @@ from typing import Any, Final
 
 import msgpack
 
-from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said
+from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said, Talking, Voice
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
-from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, ConnectionLost, FrameError, encode
-from net.game import Agent, GameDefinition, TableMoveReason, Wire
+from net.frames import (
+    CLIENT_LIMITS,
+    PROTOCOL_VERSION,
+    ConnectionLost,
+    FrameError,
+    encode,
+    wire_copy,
+)
+from net.game import ActionRejected, Agent, GameDefinition, TableMoveReason, Wire
 from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_secret
 from net.listen import listening_socket
 from net.messages import (
@@ -51,9 +58,10 @@ from net.messages import (
     check_action,
     parse_client_message,
 )
+from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
-from net.turns import Outcome, TimeLimit, TurnKeeper
+from net.turns import BOT_PATIENCE, Outcome, TimeLimit, TurnKeeper
 from net.wording import then, worded
 
 log = logging.getLogger(__name__)
@@ -227,6 +235,9 @@ class TableServer:
             defaults let everyone hear everyone.
         drafts: How long and how often a person drafting a move holds the
             bots (:class:`net.drafts.DraftRules`).
+        bot_patience: Seconds a bot that waits on a person (e.g. for an
+            answer to its offer) is left before it is asked again and may
+            withdraw (:data:`net.turns.BOT_PATIENCE`).
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -261,6 +272,7 @@ class TableServer:
         clock: Callable[[], float] = time.monotonic,
         chat: ChatPolicy | None = None,
         drafts: DraftRules | None = None,
+        bot_patience: float = BOT_PATIENCE,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -297,6 +309,8 @@ class TableServer:
         chat is not game state."""
         self._chat = ChatRoom(chat or ChatPolicy(), clock)
         self._drafts = DraftHolds(drafts or DraftRules(), time.monotonic)
+        self._prices = PriceDesk(clock)
+        self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
@@ -323,6 +337,7 @@ class TableServer:
             absent_grace=absent_grace,
             resume_grace=resume_grace,
             holds=self._drafts,
+            bot_patience=bot_patience,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
@@ -786,7 +801,10 @@ class TableServer:
     async def _dispatch(
         self,
         client: _Client,
-        msg: Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong,
+        msg: (
+            Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed
+            | Ping | Pong
+        ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
         if isinstance(msg, Ping):
@@ -801,6 +819,10 @@ class TableServer:
             await self._say(client, msg.text)
         elif isinstance(msg, DraftRequest):
             await self._draft(client, msg.on)
+        elif isinstance(msg, PriceAsk):
+            await self._ask_price(client, msg)
+        elif isinstance(msg, PriceNamed):
+            await self._name_price(client, msg)
         elif client.seat is None:
             self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -841,15 +863,104 @@ class TableServer:
             except BadMessage as exc:
                 self._refuse(client, exc.code, exc.message, params=exc.params)
                 return
-            if self.on_chat is not None:
+            await self._relay_said(said)
+            if self._table.match is not None and any(
+                isinstance(a, Talking) for a in self._table.bots().values()
+            ):
+                task = asyncio.create_task(self._bots_answer(said), name="bots answer")
+                self._handlers.add(task)
+                task.add_done_callback(self._handlers.discard)
+
+    async def _relay_said(self, said: Said) -> None:
+        """Record ``said`` and send it to everyone who may hear it (under the lock)."""
+        if self.on_chat is not None:
+            try:
+                await self.on_chat(said)
+            except Exception:
+                log.exception("on_chat failed; the message is relayed unrecorded.")
+        frame = encode(said.to_wire())
+        for other in self._clients:
+            if self._chat.reaches(said, other.seat):
+                other.conn.send_frame(frame)
+
+    async def _bots_answer(self, said: Said) -> None:
+        """Each talking bot (``net.chat.Talking``) may answer a person's message once,
+        from its own seat's view, in its own name and chat budget."""
+        async with self._lock:
+            names = [info.name for info in self._table.seat_infos()]
+            asked = [
+                (seat, agent, wire_copy(self._table.view(seat)))
+                for seat, agent in sorted(self._table.bots().items())
+                if isinstance(agent, Talking) and self._table.phase == "playing"
+            ]
+        for seat, agent, view in asked:
+            try:
+                text = await asyncio.to_thread(agent.chat_reply, view, said.seat, said.text, names)
+            except Exception:
+                log.exception("The bot at seat %d failed to answer the chat.", seat)
+                continue
+            if not text:
+                continue
+            async with self._lock:
+                if self._closing or self._table.agent(seat) is not agent:
+                    continue
+                voice = self._voices.setdefault(seat, Voice(seat))
                 try:
-                    await self.on_chat(said)
-                except Exception:
-                    log.exception("on_chat failed; the message is relayed unrecorded.")
-            frame = encode(said.to_wire())
-            for other in self._clients:
-                if self._chat.reaches(said, other.seat):
-                    other.conn.send_frame(frame)
+                    answer = self._chat.say(voice, seat, names[seat], text, self._table.rev)
+                except BadMessage as exc:
+                    log.info("The bot at seat %d did not answer: %s", seat, exc.message)
+                    continue
+                await self._relay_said(answer)
+
+    async def _ask_price(self, client: _Client, msg: PriceAsk) -> None:
+        """A seat asks another its price (``net/prices.py``): a bot names it from its own
+        view, a person is asked; the answer goes to the asker only."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            try:
+                deal = self._prices.question(
+                    client, client.seat, msg.to, msg.deal, self._table.match,
+                    self._table.seat_count,
+                )  # fmt: skip
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            except ActionRejected as exc:  # the game's refusal, said in each language
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            agent = self._table.agent(msg.to)
+            if not isinstance(agent, Quoting):
+                person = self._by_seat.get(msg.to) if agent is None else None
+                if person is None or client.seat is None:
+                    self._refuse(client, "not_here", *worded("price_not_now"))
+                    return
+                self._prices.asked(client.seat, msg.to, deal)
+                person.conn.send(PriceAsked(client.seat, deal).to_wire())
+                return
+            view = wire_copy(self._table.view(msg.to))
+        try:
+            coins = await asyncio.to_thread(agent.quote, view, deal)
+        except Exception:
+            log.exception("The bot at seat %d failed to name a price.", msg.to)
+            coins = None
+        if client in self._clients:
+            client.conn.send(Priced(msg.to, deal, coins, bot=True).to_wire())
+
+    async def _name_price(self, client: _Client, msg: PriceNamed) -> None:
+        """A person answers a price question; only the asker hears it (``net/prices.py``)."""
+        async with self._lock:
+            if client not in self._clients or client.seat is None:
+                self._refuse(client, "not_a_player", *worded("price_namer"))
+                return
+            try:
+                self._prices.answer(client, client.seat, msg.to, msg.deal)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+                return
+            asker = self._by_seat.get(msg.to)
+            if asker is not None:
+                asker.conn.send(Priced(client.seat, msg.deal, msg.coins, bot=False).to_wire())
 
     async def _draft(self, client: _Client, on: bool) -> None:
         """A seat starts or ends a draft (``net/drafts.py``); everyone is told."""

@@ -104,7 +104,13 @@ SENTENCES: Final[Mapping[str, str]] = {
     "drafts_off": "This table does not hold its bots for drafts.",
     "drafts_used": (
         "You have held the table {n} times already; the bots carry on until the next turn."
-    ),
+    ),    "price_fast": "Too many price questions; wait a moment.",
+    "price_asker": "Only a seated player in a game asks prices.",
+    "price_seat": "Ask the price of another seat, not {seat}.",
+    "no_prices": "This game has no prices to ask.",
+    "price_namer": "Only a seated player names a price.",
+    "price_unasked": "Nobody asked you that price, or you answered it.",
+    "price_not_now": "That seat cannot name a price now.",
 }
 """Each table refusal's English sentence by key, with its ``{placeholders}``."""
 

@@ -103,7 +103,13 @@ TABLE_REFUSALS: Final[Mapping[str, str]] = {
     "drafts_off": N_("This table does not hold its bots for drafts."),
     "drafts_used": N_(
         "You have held the table {n} times already; the bots carry on until the next turn."
-    ),
+    ),    "price_fast": N_("Too many price questions; wait a moment."),
+    "price_asker": N_("Only a seated player in a game asks prices."),
+    "price_seat": N_("Ask the price of another seat, not {seat}."),
+    "no_prices": N_("This game has no prices to ask."),
+    "price_namer": N_("Only a seated player names a price."),
+    "price_unasked": N_("Nobody asked you that price, or you answered it."),
+    "price_not_now": N_("That seat cannot name a price now."),
 }
 """Each table refusal's sentence by key (the English of :data:`net.wording.SENTENCES`)."""
 

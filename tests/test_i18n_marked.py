@@ -41,13 +41,7 @@ SHOWN_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "TI
 
 NOT_YET: dict[str, str] = {
     # module (relative to poissonnier_tui/) -> who marks it
-    "games/poissonnier/ui/screens/results.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/replay.py": "home/rematch branch",
-    "games/poissonnier/ui/screens/deal_dialog.py": "haggling branch",
     "games/poissonnier/ui/widgets/offers.py": "haggling branch",
-    "games/poissonnier/ui/widgets/players.py": "presence branch",
-    "games/poissonnier/ui/widgets/game_log.py": "home/rematch branch",
-    "games/poissonnier/ui/widgets/hand.py": "home/rematch branch",
 }
 """Modules other branches are changing now; they mark their strings there."""
 

@@ -109,6 +109,18 @@ def add_option_option(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def add_patience_option(p: argparse.ArgumentParser) -> None:
+    """``--bot-patience SECONDS``: how long a bot waits on a person before it is asked
+    again and may withdraw its offer (RULES.md §4)."""
+    from net.turns import BOT_PATIENCE
+
+    p.add_argument(
+        "--bot-patience", type=seconds, default=BOT_PATIENCE, metavar="SECONDS",
+        help=_("how long a bot leaves its offer to a person open before it may withdraw it "
+               "(default {default:g})").format(default=BOT_PATIENCE),
+    )  # fmt: skip
+
+
 def add_table_options(p: argparse.ArgumentParser) -> None:
     """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators`` and
     the bot kind, bot delay and seed."""
@@ -151,6 +163,7 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
         "--bot-delay", type=bot_delay, default=0.5, metavar="SECONDS",
         help=_("pause before each bot move (default 0.5)"),
     )  # fmt: skip
+    add_patience_option(p)
     p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
     add_resume_options(p)
 
@@ -181,6 +194,7 @@ def settings_from(
         bots=args.bots,
         bot_kinds=levels_of(args, entry),
         bot_delay=args.bot_delay,
+        bot_patience=args.bot_patience,
         port=args.port,
         interface=args.interface,
         code=generate_code() if args.code == AUTO_CODE else args.code,

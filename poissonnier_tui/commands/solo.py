@@ -21,7 +21,11 @@ DEFAULT_BOT_DELAY = 0.5
 
 def add_solo_options(p: argparse.ArgumentParser) -> None:
     """``--game --bots --level --seed --name --bot-delay --option`` (also the bare command's)."""
-    from poissonnier_tui.commands._table_options import add_level_option, add_option_option
+    from poissonnier_tui.commands._table_options import (
+        add_level_option,
+        add_option_option,
+        add_patience_option,
+    )
 
     add_game_option(p)
     p.add_argument(
@@ -36,6 +40,7 @@ def add_solo_options(p: argparse.ArgumentParser) -> None:
         "--bot-delay", type=bot_delay, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
         help=_("pause before each bot move (default {default})").format(default=DEFAULT_BOT_DELAY),
     )  # fmt: skip
+    add_patience_option(p)
     add_option_option(p)
 
 
@@ -72,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"poissonnier: {exc}", file=sys.stderr)
         return 2
     settings = solo_settings(
-        entry.name, bots=bots, bot_kinds=levels, seed=args.seed, options=options
-    )
+        entry.name, bots=bots, bot_kinds=levels, seed=args.seed, options=options,
+        bot_patience=args.bot_patience,
+    )  # fmt: skip
     if problems := settings.problems():
         for problem in problems:
             print(f"poissonnier: {problem}", file=sys.stderr)
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             bot_kinds=levels,
             game=entry.name,
             options=options or None,
+            bot_patience=args.bot_patience,
         )
     )
     app.run()

@@ -168,9 +168,7 @@ class Replay:
         if seat is not None and not 0 <= seat < len(header.seats):
             raise ResumeError(_("There is no seat {n} at this table.").format(n=seat + 1))
         viewer = seat if seat is not None else (humans[0] if len(humans) == 1 else None)
-        return cls(
-            path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats
-        )
+        return cls(path, header, matches, moves, viewer=viewer, problem=problem, chats=log.chats)
 
     def chat_at(self, step: int) -> list[LoggedChat]:
         """What had been said at the table by ``step`` (clamped), oldest first."""
@@ -264,24 +262,37 @@ class Replay:
         with every hand shown; others read the kind of move (the public log
         tells what everyone saw).
         """
-        if step <= 0:
+        parts = self.move_parts(step, pov)
+        if parts is None:
             return _("The deal.")
-        move = self.moves[self._clamp(step) - 1]
-        kind = str(move.action.get("type", "?"))
+        seat, kind, details = parts
+        name = self.header.seats[seat].name or _("Seat {n}").format(n=seat + 1)
         words = self.game.actions.get(kind)
         said = _(words) if words else kind.replace("_", " ")
-        name = self.header.seats[move.seat].name or _("Seat {n}").format(n=move.seat + 1)
-        if pov == ALL_HANDS or pov == move.seat:
-            details = {k: v for k, v in move.action.items() if k != "type"}
-            if details:
-                shown = ", ".join(f"{k}={_plain(v)}" for k, v in details.items())
-                return _("{name}: {move} ({details})").format(name=name, move=said, details=shown)
+        if details:
+            shown = ", ".join(f"{k}={plain_value(v)}" for k, v in details.items())
+            return _("{name}: {move} ({details})").format(name=name, move=said, details=shown)
         return _("{name}: {move}").format(name=name, move=said)
 
+    def move_parts(self, step: int, pov: PointOfView) -> tuple[int, str, dict[str, Any]] | None:
+        """The move that reached ``step`` as data, for a screen to put in its own words:
+        ``(seat, action type, fields)``, the fields (wire keys -> values, no ``type``)
+        only where ``pov`` may see the mover's cards (else empty); ``None`` for the deal.
+        """
+        if step <= 0:
+            return None
+        move = self.moves[self._clamp(step) - 1]
+        kind = str(move.action.get("type", "?"))
+        details: dict[str, Any] = {}
+        if pov == ALL_HANDS or pov == move.seat:
+            details = {k: v for k, v in move.action.items() if k != "type"}
+        return move.seat, kind, details
 
-def _plain(value: Any) -> str:
+
+def plain_value(value: Any) -> str:
+    """A wire value as plain text: lists as ``[a b c]``, nested lists likewise."""
     if isinstance(value, list):
-        return "[" + " ".join(_plain(v) for v in value) + "]"
+        return "[" + " ".join(plain_value(v) for v in value) + "]"
     return str(value)
 
 

@@ -38,7 +38,7 @@ from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.recorder import LoggedSeat, TableRecorder
 from net.server import TableServer, TableSummary
-from net.turns import StepLimit, TimeLimit
+from net.turns import BOT_PATIENCE, StepLimit, TimeLimit
 from poissonnier_tui import __version__
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry, game_entry
 from poissonnier_tui.hosting.lan import DEFAULT_PORT, format_address
@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 
 ABSENT_GRACE: Final = 10.0
 """Seconds a disconnected player is waited for before the table's defaults play for them."""
+
+BOT_PATIENCE_MAX: Final = 600.0
+"""Longest bot patience a table accepts, in seconds (a bot waits on people at most this)."""
 
 SOLO_TABLE: Final = "Solo"
 """The name of a solo table."""
@@ -95,12 +98,15 @@ class BotKinds:
         self._made: dict[int, tuple[Agent, str]] = {}  # the agent is kept: ids stay unique
 
     def make(self, kind: str, seed: int) -> Agent:
-        """A new bot of ``kind`` seeded by ``seed`` (R3), remembered.
+        """A new bot of ``kind`` seeded by ``seed`` (R3), as the game seats it
+        (``GameEntry.seat_bot``), remembered.
 
         Raises:
             ValueError: an unknown kind for this game.
         """
         agent = self._entry.make_bot(kind, seed)
+        if self._entry.seat_bot is not None:  # e.g. reasons and quotes at a table
+            agent = self._entry.seat_bot(agent)
         self._made[id(agent)] = (agent, kind)
         return agent
 
@@ -178,6 +184,9 @@ class TableSettings:
             hear spectators, the rate).
         drafts: how long and how often a person drafting an offer holds the
             bots (``net.drafts.DraftRules``).
+        bot_patience: seconds a bot waiting on a person (an answer to its
+            offer, RULES.md §4) is left before it is asked again and may
+            withdraw the offer (``net.turns.BOT_PATIENCE``).
     """
 
     name: str
@@ -200,6 +209,7 @@ class TableSettings:
     solo: bool = False
     chat: ChatPolicy = field(default_factory=ChatPolicy)
     drafts: DraftRules = field(default_factory=DraftRules)
+    bot_patience: float = BOT_PATIENCE
 
     @property
     def entry(self) -> GameEntry:
@@ -246,6 +256,12 @@ class TableSettings:
             out.append(_("the table name must be 1 to 64 printable characters"))
         if self.code is not None and not 0 < len(self.code) <= 64:
             out.append(_("the join code must be 1 to 64 characters"))
+        if not 0 < self.bot_patience <= BOT_PATIENCE_MAX:
+            out.append(
+                _("--bot-patience must be more than 0 and at most {seconds} s").format(
+                    seconds=f"{BOT_PATIENCE_MAX:g}"
+                )
+            )
         if self.fill_timeout is not None and not self.fill_timeout > 0:
             out.append(_("--fill-timeout must be a positive number of seconds"))
         if self.port is not None and not 0 <= self.port < 65536:
@@ -268,6 +284,7 @@ def solo_settings(
     seed: int | None = None,
     bot_delay: float = 0.5,
     options: Mapping[str, Any] | None = None,
+    bot_patience: float = BOT_PATIENCE,
 ) -> TableSettings:
     """A solo table: the player in seat 0, ``bots`` bots after them, on 127.0.0.1.
 
@@ -282,6 +299,7 @@ def solo_settings(
         bots=bots,
         bot_kinds=bot_kinds,
         bot_delay=bot_delay,
+        bot_patience=bot_patience,
         port=0,
         interface="127.0.0.1",
         seed=seed,
@@ -591,6 +609,7 @@ async def open_table(
             "on_change": on_change,
             "chat": settings.chat,
             "drafts": settings.drafts,
+            "bot_patience": settings.bot_patience,
         }
         if resume is not None:
             return resume_server(resume, game=definition, bots=kinds, **common)[0]

@@ -75,6 +75,7 @@ from poissonnier_tui.shell.session import (
 )
 from poissonnier_tui.shell.table_chat import TableChat
 from poissonnier_tui.shell.table_drafts import TableDrafts
+from poissonnier_tui.shell.table_prices import TablePrices
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -90,7 +91,7 @@ __all__ = [
 ]
 
 
-class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
+class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
     """Fish games in the terminal, as a client of a table server.
 
     Args (see :class:`~poissonnier_tui.shell.table_app.TableApp`):

@@ -96,6 +96,14 @@ class TableLink:
         """Tell the table our player starts (``on``) or stops drafting a move (``net.drafts``)."""
         await self.client.draft(on)
 
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal`` (``net.prices``); the answer comes as ``priced``."""
+        await self.client.ask_price(seat, deal)
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question about ``deal`` (``net.prices``)."""
+        await self.client.name_price(asker, deal, coins)
+
     async def start(self) -> None:
         """Ask the table to start the game (only the host, seat 0, may)."""
         await self.client.start()
@@ -160,6 +168,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         seed=session.seed,
         options=session.options,
         bot_delay=session.bot_delay,
+        bot_patience=session.bot_patience,
     )
     hosted = await open_table(settings)
     report(_("Joining the table on {address}…").format(address=f"127.0.0.1:{hosted.port}"))

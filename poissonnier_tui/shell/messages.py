@@ -161,3 +161,47 @@ class DraftHeard(Message):
 
     seat: int
     ends_in_ms: int | None
+
+
+@dataclass
+class PriceWanted(Message):
+    """A screen asks ``seat`` its price on ``deal`` (``net.prices``: the game's deal map,
+    without price); the answer comes back as :class:`PriceHeard`, to this client only."""
+
+    seat: int
+    deal: dict[str, Any]
+
+
+@dataclass
+class PriceHeard(Message):
+    """A seat named its price (``net.prices.Priced``).
+
+    Attributes:
+        seat: who named it.
+        deal: the deal as the game said it in full.
+        coins: the price; ``None``: no price.
+        bot: a bot named it.
+    """
+
+    seat: int
+    deal: dict[str, Any]
+    coins: int | None
+    bot: bool
+
+
+@dataclass
+class PriceQuestion(Message):
+    """Seat ``by`` asks our player their price on ``deal`` (``net.prices.PriceAsked``)."""
+
+    by: int
+    deal: dict[str, Any]
+
+
+@dataclass
+class PriceGiven(Message):
+    """Our player answers seat ``to``'s price question about ``deal`` (``coins`` ``None``:
+    no price); only that seat hears it."""
+
+    to: int
+    deal: dict[str, Any]
+    coins: int | None

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from poissonnier_tui.hosting.replay import Replay
 from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.game_ui import GameUI, load_game_ui
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 
 class ReplayApp(App[None]):
@@ -47,8 +48,9 @@ class ReplayApp(App[None]):
         self._screen: Screen[None] | None = None
 
     def on_mount(self) -> None:
-        """Open the replay screen (its title in the player's language)."""
+        """Open the replay screen (titles and keys in the current language)."""
         self.title = _(self.TITLE)
+        translate_bindings(self)
         self._screen = self.ui.replay_screen(self.replay, start=self.start)
         self.push_screen(self._screen)
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from net.turns import BOT_PATIENCE
 from poissonnier_tui.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class SoloSession:
         game: the game played (a registry name, ``poissonnier_tui.games``).
         options: the game's table options (``GameEntry.options`` names them), ``None``
             for its defaults.
+        bot_patience: seconds a bot waits on the player (an answer to its offer)
+            before it may withdraw (``net.turns.BOT_PATIENCE``).
     """
 
     bots: int = 2
@@ -49,6 +52,7 @@ class SoloSession:
     autoplay: bool = False
     game: str = DEFAULT_GAME
     options: Mapping[str, Any] | None = None
+    bot_patience: float = BOT_PATIENCE
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,7 +118,7 @@ class TableApp(App[None]):
     def game_title(self) -> str:
         """The name players read of the game the session plays (the default game's if it
         names none, e.g. a host's table)."""
-        return game_entry(getattr(self.session, "game", DEFAULT_GAME)).title
+        return _(game_entry(getattr(self.session, "game", DEFAULT_GAME)).title)
 
     @property
     def hosted(self) -> HostedTable | None:

@@ -26,6 +26,7 @@ from net.client import JoinError
 from net.drafts import Drafting
 from net.game import Wire
 from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from net.prices import PriceAsked, Priced
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
 from poissonnier_tui.i18n import _
 from poissonnier_tui.refusals import goodbye_text, refusal_or_message
@@ -39,6 +40,8 @@ from poissonnier_tui.shell.messages import (
     Disconnected,
     DraftHeard,
     LobbyChanged,
+    PriceHeard,
+    PriceQuestion,
     Progress,
     ViewReceived,
 )
@@ -119,6 +122,17 @@ class Drafty(Protocol):
 
     async def draft(self, on: bool) -> None:
         """Tell the table a draft starts (``on``) or ends."""
+
+
+@runtime_checkable
+class Pricey(Protocol):
+    """A link that can ask and name prices (``net.prices``)."""
+
+    async def ask_price(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Ask ``seat`` its price on ``deal``."""
+
+    async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
+        """Answer ``asker``'s price question."""
 
 
 class Connect(Protocol):
@@ -241,6 +255,10 @@ class TableRelay:
                     self._post(DraftHeard(msg.seat, msg.ends_in_ms))
                 elif isinstance(msg, Said):
                     self._post(ChatHeard(msg.seat, msg.name, msg.text))
+                elif isinstance(msg, Priced):
+                    self._post(PriceHeard(msg.seat, dict(msg.deal), msg.coins, msg.bot))
+                elif isinstance(msg, PriceAsked):
+                    self._post(PriceQuestion(msg.by, dict(msg.deal)))
                 elif isinstance(msg, ErrorReply):
                     self._post(ActionRefused(msg.code, msg.message, msg.seq, params=msg.params))
                 elif isinstance(msg, Bye):
@@ -297,6 +315,27 @@ class TableRelay:
         if not isinstance(link, Drafty):
             return False
         task = asyncio.create_task(link.draft(on), name="draft")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
+    def ask_price(self, seat: int, deal: Wire) -> bool:
+        """Ask ``seat`` its price on ``deal`` (``net.prices``); ``False`` when not
+        connected or the link cannot. The answer comes as :class:`PriceHeard`."""
+        link = self.link
+        if not isinstance(link, Pricey):
+            return False
+        task = asyncio.create_task(link.ask_price(seat, deal), name="ask price")
+        self._chats.add(task)
+        task.add_done_callback(self._drafted)
+        return True
+
+    def name_price(self, asker: int, deal: Wire, coins: int | None) -> bool:
+        """Answer ``asker``'s price question; ``False`` when not connected or the link cannot."""
+        link = self.link
+        if not isinstance(link, Pricey):
+            return False
+        task = asyncio.create_task(link.name_price(asker, deal, coins), name="name price")
         self._chats.add(task)
         task.add_done_callback(self._drafted)
         return True

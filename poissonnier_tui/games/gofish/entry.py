@@ -27,7 +27,7 @@ def fallback_from_view(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 ENTRY: Final = GameEntry(
     name=GoFishGame.name,
-    title="Go Fish",
+    title=N_("Go Fish"),  # translated where it is shown (the home screen)
     definition=GoFishGame(),
     levels=LEVELS,
     default_level=DEFAULT_LEVEL,

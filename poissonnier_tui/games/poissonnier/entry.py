@@ -6,6 +6,7 @@ from typing import Final
 
 from poissonnier_tui.games import GameEntry
 from poissonnier_tui.games.poissonnier.bots import BOT_KINDS, DEFAULT_LEVEL, LEVELS, make_bot
+from poissonnier_tui.games.poissonnier.haggling import seat_bot
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.games.poissonnier.reader import fallback_from_view
 from poissonnier_tui.games.poissonnier.rules.determinize import legal_from_view
@@ -47,6 +48,7 @@ ENTRY: Final = GameEntry(
         "withdraw": N_("withdraw"),
         "end_turn": N_("end the turn"),
     },
+    seat_bot=seat_bot,
     summary=N_(
         "Fishmongers at a market: buy fish, keep it fresh in your crates and serve the "
         "clients' orders for coins and loyalty stamps."

@@ -14,23 +14,26 @@ from typing import Any
 
 from net.game import ActionRejected, Match, Wire
 from poissonnier_tui import __version__
+from poissonnier_tui.games.poissonnier.quotes import DEAL_FIELDS
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import (
     Decline,
     EndTurn,
     Ready,
     to_wire,
-    wires_of,
 )
 from poissonnier_tui.games.poissonnier.rules.engine import (
     answerer,
+    apply,
     apply_wire,
     legal_actions,
     new_game,
+    proposal_wire,
     volunteers,
     waiting_on,
 )
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.frozen import action_of_shared_wire, shared_wires
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import all_hands_view, view_for
 
@@ -72,7 +75,11 @@ class PoissonnierMatch:
         mark, self._table_move = self._table_move, None
         before = len(self.state.log)
         try:
-            apply_wire(self.state, seat, action)
+            known = action_of_shared_wire(action)
+            if known is None:
+                apply_wire(self.state, seat, action)
+            else:
+                apply(self.state, seat, known)
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.sentence, exc.wire_params) from None
         if mark is not None and mark[0] == seat:
@@ -83,8 +90,14 @@ class PoissonnierMatch:
         return view_for(self.state, seat)
 
     def legal_actions(self, seat: int) -> list[Wire]:
-        """Legal actions of ``seat`` as wire maps (see ``engine.legal_actions``)."""
-        return wires_of(legal_actions(self.state, seat))
+        """Legal actions of ``seat`` as wire maps (see ``engine.legal_actions``).
+
+        A new list of read-only maps (``rules.frozen``) shared with every other
+        call that lists the same action: a reader copies one to change it. The
+        table's bots get copies anyway (``net.turns``); the arena's bots read them
+        as they are, and :meth:`apply` knows them again without parsing.
+        """
+        return shared_wires(legal_actions(self.state, seat))
 
     def waiting_on(self) -> frozenset[int]:
         """Seats the game waits for (``engine.waiting_on``)."""
@@ -111,6 +124,43 @@ class PoissonnierMatch:
             if seat == st.active:
                 return to_wire(EndTurn())
         return None
+
+    def price_question(self, asker: int, seat: int, deal: Mapping[str, Any]) -> Wire:
+        """``deal`` in full, as ``seat`` answers it when ``asker`` asks its price
+        (``net/prices.py``; RULES.md §4: only the active player deals, with the seller
+        it chooses; R18: fish named by crate and count).
+
+        Args:
+            asker: the active seat asking a seller, or a seller asking the active seat.
+            seat: the seat asked.
+            deal: ``{"seller", "fish": [[crate, count], ...]}`` and optionally the
+                special cards of a ``propose`` (``seller_glacons``...); no price.
+
+        Returns:
+            The deal as a proposal map without id or price (``quotes.DEAL_FIELDS``):
+            the proposer is the asker, each fish ``[crate, count, freshness]``.
+
+        Raises:
+            ActionRejected: ``bad_question`` (the seat asked is not the other side of
+                the deal) or the engine's refusal of the same proposal made now.
+        """
+        fields = ("seller", "fish", "seller_glacons", "seller_arrivages", "buyer_glacons",
+                  "buyer_arrivages")  # fmt: skip
+        wire = {"type": "propose", **{k: deal[k] for k in fields if k in deal}}
+        active = self.state.active
+        if {asker, seat} != {active, wire.get("seller")}:
+            raise ActionRejected(
+                "bad_question", "A price is asked between the active player and a seller (§4)."
+            )
+        trial = self.state.copy()  # the same proposal, made for real in a copy
+        before = trial.next_proposal
+        try:
+            apply_wire(trial, asker, wire)
+        except IllegalAction as exc:
+            raise ActionRejected(exc.code, exc.sentence, exc.wire_params) from None
+        made = next(p for p in trial.proposals if p.id == before)
+        full = proposal_wire(made)
+        return {k: full[k] for k in DEAL_FIELDS}
 
     def copy(self) -> PoissonnierMatch:
         """An independent copy (``GameState.copy``), for the replay's steps."""

@@ -40,7 +40,14 @@ def translate_bindings(node: DOMNode) -> None:
     if merged is None:
         return
     node._bindings.key_to_bindings = {
-        key: [replace(b, description=_(b.description) if b.description else "") for b in bindings]
+        key: [
+            replace(
+                b,
+                description=_(b.description) if b.description else "",
+                key_display=_(b.key_display) if b.key_display else b.key_display,
+            )
+            for b in bindings
+        ]
         for key, bindings in merged.key_to_bindings.items()
     }
 

@@ -326,7 +326,7 @@ class HomeScreen(Screen[None]):
     def _summary(self) -> Text:
         entry = game_entry(self.game)
         text = Text()
-        text.append(entry.title, style="bold")
+        text.append(_(entry.title), style="bold")
         if entry.summary:
             text.append(": " + _(entry.summary))
         return text
@@ -346,7 +346,7 @@ class HomeScreen(Screen[None]):
         return {"solo": "solo", "host": "host"}.get(entry_id, "about")
 
     def _games(self, form: str) -> Choice:
-        options = [(name, game_entry(name).title) for name in GAME_NAMES]
+        options = [(name, _(game_entry(name).title)) for name in GAME_NAMES]
         return Choice(options, self.game, id=f"{form}-game")
 
     @staticmethod
@@ -526,7 +526,7 @@ class HomeScreen(Screen[None]):
         entry = game_entry(self.game)
         return parse_count(
             self.host.texts["seats"], entry.min_seats, entry.max_seats,
-            _("{title} is played with {{low}} to {{high}} seats.").format(title=entry.title),
+            _("{title} is played with {{low}} to {{high}} seats.").format(title=_(entry.title)),
         )  # fmt: skip
 
     def _bots(self, form: str) -> int:
@@ -547,7 +547,9 @@ class HomeScreen(Screen[None]):
             )
         else:
             low, high = bot_range(entry)
-            what = _("{title} seats {{low}} to {{high}} bots beside you.").format(title=entry.title)
+            what = _("{title} seats {{low}} to {{high}} bots beside you.").format(
+                title=_(entry.title)
+            )
         return parse_count(self._values(form).texts["bots"], low, high, what)
 
     def _player_name(self, form: str) -> str:

@@ -15,6 +15,7 @@ the status line says why.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 from rich.markup import escape
@@ -29,8 +30,10 @@ from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
 from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
+from poissonnier_tui.shell.replay_moves import move_words
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.seats import SeatLabel
 
 RANK_KEYS: Final[dict[str, str]] = {("0" if r == "10" else r.lower()): r for r in RANKS}
@@ -44,6 +47,15 @@ WIDE: Final = 120
 
 TALL: Final = 36
 """From this many rows (and :data:`WIDE` columns) the log shows 30 lines, else 6."""
+
+MOVE_KINDS: Final[Mapping[str, str]] = {"ask": N_("ask"), "ask_card": N_("ask for a card")}
+"""Each action type (rules/actions.py) as the replay's status line says it."""
+MOVE_FIELDS: Final[Mapping[str, str]] = {
+    "target": N_("asked"),
+    "rank": N_("rank"),
+    "suit": N_("suit"),
+}
+"""Each action field (rules/actions.py) as the replay's status line names it."""
 
 HORIZONTAL_BREAKPOINTS: Final = [(0, "-narrow"), (WIDE, "-wide")]
 """Screen classes by width: panes stacked below 120 columns, side by side from it."""
@@ -159,7 +171,8 @@ class BoardScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     def compose(self) -> ComposeResult:
-        """Header, the board, footer."""
+        """Header, the board, footer (its keys in the current language)."""
+        translate_bindings(self)
         yield Header()
         yield Board(id="gf-board")
         yield Footer()
@@ -181,8 +194,8 @@ class TableScreen(BoardScreen):
     """The Go Fish table for one seat (or a spectator). Set :attr:`snapshot` to update."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", _("Start over"), priority=True),
-        Binding("enter", "app.results", _("Results"), priority=True),
+        Binding("escape", "cancel", N_("Start over"), key_display=N_("esc"), priority=True),
+        Binding("enter", "app.results", N_("Results"), priority=True),
     ]
 
     def __init__(self, snapshot: GoFishSnapshot) -> None:
@@ -289,7 +302,7 @@ class ResultsScreen(Screen[None]):
 
     CSS = "#gf-results { padding: 1 2; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", _("Back to the table")),
+        Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
     ]
 
     def __init__(self, snapshot: GoFishSnapshot) -> None:
@@ -298,6 +311,7 @@ class ResultsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Banner, books per player, seed."""
+        translate_bindings(self)
         yield Header()
         with VerticalScroll(id="gf-results"):
             yield Static(results_text(self.snapshot), id="gf-results-text")
@@ -346,11 +360,11 @@ class ReplayScreen(BoardScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", _("Next"), key_display="→", priority=True),
-        Binding("left", "step(-1)", _("Back"), key_display="←", priority=True),
-        Binding("home", "jump(0)", _("Deal"), show=False, priority=True),
-        Binding("end", "jump(-1)", _("End"), show=False, priority=True),
-        Binding("v", "cycle_view", _("Point of view"), priority=True),
+        Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
+        Binding("left", "step(-1)", N_("Back"), key_display="←", priority=True),
+        Binding("home", "jump(0)", N_("The deal"), show=False, priority=True),
+        Binding("end", "jump(-1)", N_("End"), show=False, priority=True),
+        Binding("v", "cycle_view", N_("Point of view"), priority=True),
     ]
 
     def __init__(self, replay: Replay, *, start: int = 0) -> None:
@@ -371,9 +385,21 @@ class ReplayScreen(BoardScreen):
         who = _("public view") if self.pov is None else self.snapshot().name(int(self.pov))
         status = _("Step {step} of {steps} · {who} · {move}").format(
             step=self.step, steps=self.replay.steps, who=escape(str(who)),
-            move=escape(self.replay.move_text(self.step, self.pov)),
+            move=escape(self.move_text()),
         )  # fmt: skip
         self.query_one(Board).show(self.snapshot(), status)
+
+    def move_text(self) -> str:
+        """The move that reached this step, in the current language (the asked seat by
+        name, ranks and suits as the table shows them)."""
+        names = self.snapshot()
+
+        def value(field: str, raw: object) -> str:
+            if field == "target" and isinstance(raw, int):
+                return names.name(raw)
+            return SUIT_SYMBOLS.get(str(raw), str(raw)) if field == "suit" else str(raw)
+
+        return move_words(self.replay, self.step, self.pov, MOVE_KINDS, MOVE_FIELDS, value)
 
     def action_step(self, delta: int) -> None:
         """One step on or back."""

@@ -16,7 +16,10 @@ Wire forms (all lists may be empty unless said otherwise):
 ``propose``             ``{"type": "propose", "seller": seat, "fish": [[crate, count], ...],
                         "seller_glacons": n, "seller_arrivages": n, "coins": n,
                         "buyer_glacons": n, "buyer_arrivages": n, "counter": pid|None}`` §4
-``accept`` / ``decline`` / ``withdraw``  ``{"type": ..., "proposal": pid}`` §4, R8
+``accept`` / ``withdraw``  ``{"type": ..., "proposal": pid}`` §4, R8
+``decline``             ``{"type": "decline", "proposal": pid, "reason": code, "price": n}``
+                        §4; ``reason`` (one of :data:`DECLINE_REASONS`) and ``price``
+                        are optional and left out of the map when absent
 ``end_turn``            ``{"type": "end_turn"}`` §3.4
 ======================  ==========================================================
 """
@@ -33,6 +36,27 @@ MAX_LIST = 32
 """Longest id list accepted in one action (more is never legal)."""
 MAX_COUNT = 1000
 """Largest count or coin amount accepted in one action."""
+
+DECLINE_REASONS: tuple[str, ...] = (
+    "too_cheap",
+    "too_dear",
+    "not_selling",
+    "need_it",
+    "no_use",
+    "no_thanks",
+)
+"""Why a seat declines a proposal (RULES.md §4, table talk), a closed set:
+
+* ``too_cheap`` — the seller wants more coins (a ``price`` says how many);
+* ``too_dear`` — the buyer pays fewer coins (a ``price`` says how many);
+* ``not_selling`` — the seller sells these at no price;
+* ``need_it`` — the seller needs these fish itself;
+* ``no_use`` — the buyer has no use for them;
+* ``no_thanks`` — no reason given beyond a polite no.
+"""
+
+REASON_MAX = 16
+"""Longest reason code accepted on the wire (the engine then checks the set)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +140,19 @@ class Accept:
 
 @dataclass(frozen=True, slots=True)
 class Decline:
-    """Refuse a proposal made to this seat; it is removed (§4)."""
+    """Refuse a proposal made to this seat; it is removed (§4).
+
+    Attributes:
+        proposal: the proposal's id.
+        reason: why, one of :data:`DECLINE_REASONS`, or ``None`` (no reason given).
+        price: the coins at which the decliner would make this deal (only with
+            ``too_cheap``: more than offered; ``too_dear``: fewer), or ``None``.
+    """
 
     TYPE: ClassVar[str] = "decline"
     proposal: int
+    reason: str | None = None
+    price: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,12 +195,15 @@ _FIELDS: dict[str, dict[str, str]] = {
         "coins": "int", "buyer_glacons": "int", "buyer_arrivages": "int", "counter": "optint",
     },
     "accept": {"proposal": "int"},
-    "decline": {"proposal": "int"},
+    "decline": {"proposal": "int", "reason": "reason", "price": "optint"},
     "withdraw": {"proposal": "int"},
     "end_turn": {},
 }  # fmt: skip
 _OPTIONAL = {"fish", "glacons", "arrivages", "seller_glacons", "seller_arrivages", "coins",
-             "buyer_glacons", "buyer_arrivages", "counter"}  # fmt: skip
+             "buyer_glacons", "buyer_arrivages", "counter", "reason", "price"}  # fmt: skip
+_LEFT_OUT_WHEN_NONE = frozenset({"reason", "price"})
+"""Fields absent from the wire map when ``None``: a decline without them reads, logs
+and replays exactly as one from before they existed."""
 
 
 def _bad(message: str) -> IllegalAction:
@@ -193,6 +229,12 @@ def _field(kind: str, name: str, value: Any) -> Any:
     if kind == "str":
         if not isinstance(value, str) or not 0 < len(value) <= 4:
             raise _bad(f"'{name}' must be a card id such as 'C05'")
+        return value
+    if kind == "reason":
+        if value is None:
+            return None
+        if not isinstance(value, str) or not 0 < len(value) <= REASON_MAX:
+            raise _bad(f"'{name}' must be a reason code such as 'too_cheap'")
         return value
     if kind == "optint" and value is None:
         return None
@@ -243,6 +285,8 @@ def to_wire(action: Action) -> dict[str, Any]:
     for f in fields(action):
         value = getattr(action, f.name)
         name = f.name
+        if value is None and name in _LEFT_OUT_WHEN_NONE:
+            continue
         if isinstance(value, tuple):
             value = [list(v) if isinstance(v, tuple) else v for v in value]
         wire[name] = value

@@ -25,6 +25,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import legal_actions
 from poissonnier_tui.games.poissonnier.rules.state import (
     Crate,
     GameState,
+    LazyRandom,
     Phase,
     Proposal,
     SeatState,
@@ -147,7 +148,7 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> GameState:
     return GameState(
         players=view["players"],
         seed=0,
-        rng=random.Random(rng.getrandbits(64)),
+        rng=LazyRandom.seeded(rng.getrandbits(64)),  # random.Random(...), set when first used
         fish_deck=pool,
         client_deck=client_deck,
         fish_discard=discard,

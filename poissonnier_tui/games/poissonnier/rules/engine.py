@@ -38,14 +38,14 @@ R24 (what views show) is :mod:`poissonnier_tui.games.poissonnier.rules.view`.
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import (
+    DECLINE_REASONS,
+    MAX_COUNT,
     Accept,
     Action,
     BuyCrate,
@@ -68,6 +68,7 @@ from poissonnier_tui.games.poissonnier.rules.state import (
     Crate,
     Event,
     GameState,
+    LazyRandom,
     Phase,
     Proposal,
     SeatState,
@@ -115,7 +116,7 @@ def new_game(
         raise ValueError(f"Le Poissonnier is for 2 to 5 players, not {players}")
     if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat 0..{players - 1}")
-    rng = random.Random(seed)
+    rng = LazyRandom.seeded(seed)  # draws as random.Random(seed); see GameState.copy
     fish_deck = cards.fish_deck()
     client_deck = cards.client_deck()
     rng.shuffle(fish_deck)
@@ -162,10 +163,10 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
-    firsts = [f[0] for f in fish]
-    if len(firsts) > 1:
-        firsts.sort(key=_CODE_ORDER.__getitem__)
-    return "".join(firsts)
+    firsts = "".join([f[0] for f in fish])
+    if len(firsts) > 1 and firsts.count(firsts[0]) != len(firsts):  # a crate's are all alike
+        return "".join(sorted(firsts, key=_CODE_ORDER.__getitem__))
+    return firsts
 
 
 _CODE_ORDER: dict[str, int] = {code: i for i, code in enumerate("TFMDPGA")}
@@ -300,11 +301,17 @@ def waiting_on(state: GameState) -> frozenset[int]:
     Fill step: every seat not yet ready. Serve: the active seat, plus every
     seat that must answer a proposal made to it. Over: nobody.
     """
-    if state.phase is Phase.FILL:
-        return frozenset(i for i, s in enumerate(state.seats) if not s.ready)
-    if state.phase is Phase.SERVE:
-        answering = {answerer(p, state.active) for p in state.proposals}
-        return frozenset({state.active} | answering)
+    phase = state.phase
+    if phase is Phase.FILL:
+        return frozenset([i for i, s in enumerate(state.seats) if not s.ready])
+    if phase is Phase.SERVE:
+        active = state.active
+        if not state.proposals:
+            return frozenset((active,))
+        # answerer(p, active), inlined: the seller answers unless it proposed.
+        return frozenset(
+            [active, *[active if p.proposer == p.seller else p.seller for p in state.proposals]]
+        )
     return frozenset()
 
 
@@ -591,7 +598,9 @@ def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
 
 
 def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
-    kinds = [c[0] for c in hand]
+    if not glacons and not arrivages:
+        return True
+    kinds = "".join([c[0] for c in hand])
     return kinds.count(cards.GLACON) >= glacons and kinds.count(cards.ARRIVAGE) >= arrivages
 
 
@@ -619,8 +628,7 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
     if not action.fish and not action.seller_glacons and not action.seller_arrivages:
         raise IllegalAction("empty_deal", "§4", "a deal gives the buyer at least one fish or card")
     crates = state.seats[seller].crates
-    named = [k for k, _ in action.fish]
-    if len(set(named)) != len(named):
+    if len(action.fish) > 1 and len({k for k, _ in action.fish}) != len(action.fish):
         raise IllegalAction("bad_deal", "§4", "a crate is named twice")
     for k, n in action.fish:
         if not 0 <= k < len(crates) or not 1 <= n <= len(crates[k].fish):
@@ -753,8 +761,61 @@ def _decline(state: GameState, seat: int, action: Decline) -> None:
             "only the other side of a proposal can decline it",
             key="decline_party",
         )
+    _check_reason(p, seat, action)
     state.proposals.remove(p)
-    _log(state, {"t": "decline", "seat": seat, "proposal": p.id})
+    event: Event = {"t": "decline", "seat": seat, "proposal": p.id}
+    if action.reason is not None:  # absent otherwise: older logs read the same
+        event.update(reason=action.reason, coins=p.coins)
+        if action.price is not None:
+            event["price"] = action.price
+    _log(state, event)
+
+
+_SELLER_REASONS: Final = frozenset({"too_cheap", "not_selling", "need_it"})
+"""Reasons only the seller of a proposal can give (§4)."""
+_BUYER_REASONS: Final = frozenset({"too_dear", "no_use"})
+"""Reasons only the buyer (the active seat) can give (§4)."""
+
+
+def _check_reason(p: Proposal, seat: int, action: Decline) -> None:
+    """A decline's reason and price must say something true of the proposal (§4).
+
+    The reason is one of ``DECLINE_REASONS`` fitting the decliner's side; a
+    price goes only with ``too_cheap`` (more coins than offered) or
+    ``too_dear`` (fewer), at most ``MAX_COUNT``.
+
+    Raises:
+        IllegalAction: ``bad_reason``; nothing changes.
+    """
+    reason, price = action.reason, action.price
+    if reason is None:
+        if price is not None:
+            raise IllegalAction(
+                "bad_reason", "§4", "a counter-price needs a reason", key="reason_price_alone"
+            )
+        return
+    if reason not in DECLINE_REASONS:
+        raise IllegalAction(
+            "bad_reason", "§4", "{reason} is not a reason to decline", {"reason": reason[:16]},
+            key="reason_unknown",
+        )  # fmt: skip
+    side = _SELLER_REASONS if seat == p.seller else _BUYER_REASONS
+    if reason in _SELLER_REASONS | _BUYER_REASONS and reason not in side:
+        raise IllegalAction(
+            "bad_reason", "§4", "{reason} is not a reason for your side of this deal",
+            {"reason": reason}, key="reason_side",
+        )  # fmt: skip
+    if price is None:
+        return
+    if reason == "too_cheap" and p.coins < price <= MAX_COUNT:
+        return
+    if reason == "too_dear" and 0 <= price < p.coins:
+        return
+    raise IllegalAction(
+        "bad_reason", "§4",
+        "a counter-price goes with too_cheap (more than the {coins} offered) "
+        "or too_dear (fewer)", {"coins": p.coins}, key="reason_price",
+    )  # fmt: skip
 
 
 def _withdraw(state: GameState, seat: int, action: Withdraw) -> None:
@@ -774,15 +835,23 @@ def _lapse_proposals(state: GameState) -> None:
     """§4: a proposal lapses once a fish it names has moved or the buyer lacks the coins."""
     if not state.proposals:
         return
-    buyer_coins = state.seats[state.active].coins
+    seats = state.seats
+    buyer_coins = seats[state.active].coins
     keep = []
     for p in state.proposals:
-        crates = state.seats[p.seller].crates
-        if p.coins > buyer_coins or any(len(crates[k].fish) < n for k, n, _ in p.fish):
+        lapsed = p.coins > buyer_coins
+        if not lapsed:
+            crates = seats[p.seller].crates
+            for k, n, _ in p.fish:
+                if len(crates[k].fish) < n:
+                    lapsed = True
+                    break
+        if lapsed:
             _log(state, {"t": "lapse", "proposal": p.id})
         else:
             keep.append(p)
-    state.proposals = keep
+    if len(keep) != len(state.proposals):
+        state.proposals = keep
 
 
 _HANDLERS: dict[type[Any], Any] = {
@@ -836,39 +905,43 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return out
         assert s.draft_hand is not None and s.draft_crates is not None
         out.append(_READY)
+        if s.fill_moves >= FILL_MOVES_MAX:
+            return out  # R6: no more places or take-backs this fill step
         first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
             code = card[0]
             if code not in first_of and code not in cards.SPECIAL_KINDS:
                 first_of[code] = card
+        firsts = tuple(first_of.values())
         for i, crate in enumerate(s.draft_crates):
             if crate.fish:
                 out.append(_take_back_action(i))
-                if crate.fish[0][0] in first_of:
-                    out.append(_place_action(first_of[crate.fish[0][0]], i))
-            else:
-                out.extend(_place_action(card, i) for card in first_of.values())
+                same = first_of.get(crate.fish[0][0])
+                if same is not None:
+                    out.append(_place_action(same, i))
+            elif firsts:
+                out += _places(firsts, i)
         return out
     # Serve phase.
     active = state.active
     for p in state.proposals:
-        if seat == answerer(p, active):
+        proposer = p.proposer
+        # answerer(p, active), inlined: the seller answers unless it proposed.
+        if seat == (active if proposer == p.seller else p.seller):
             out += _answers(p.id)
-        if seat == p.proposer:
+        if seat == proposer:
             out.append(_withdraw_action(p.id))
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
-        out.extend(_proposals(seat, tuple(len(c.fish) for c in s.crates), buyer_cap))
+        out += _proposals(seat, tuple([len(c.fish) for c in s.crates]), buyer_cap)
         return out
     out.append(_END_TURN)
-    out.extend(_serve_actions(state, seat))
+    out += _serve_actions(state, seat)
     price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
-    for other in range(state.players):
-        if other == active:
-            continue
-        sizes = tuple(len(c.fish) for c in state.seats[other].crates)
-        out.extend(_proposals(other, sizes, price_cap))
+    for other, o in enumerate(state.seats):
+        if other != active:
+            out += _proposals(other, tuple([len(c.fish) for c in o.crates]), price_cap)
     return out
 
 
@@ -883,6 +956,12 @@ _END_TURN: Final = EndTurn()
 @lru_cache(maxsize=1 << 10)
 def _place_action(card: str, crate: int) -> Place:
     return Place((card,), crate)
+
+
+@lru_cache(maxsize=1 << 10)
+def _places(cards_: tuple[str, ...], crate: int) -> tuple[Place, ...]:
+    """One :class:`Place` of each card into ``crate`` (the fill step's sampled family)."""
+    return tuple(_place_action(card, crate) for card in cards_)
 
 
 @lru_cache(maxsize=64)
@@ -924,13 +1003,15 @@ def _propose_action(seller: int, crate: int, count: int, price: int) -> Propose:
 def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
     """One concrete :class:`Serve` per distinct plan per servable client."""
     s = state.seats[seat]
-    specials = [c[0] for c in s.hand if c[0] == cards.GLACON or c[0] == cards.ARRIVAGE]
+    kinds = "".join([c[0] for c in s.hand])
+    fish = list(state.bought)  # bought fish first: they would otherwise go back to the hand (R9)
+    for c in s.crates:
+        fish += c.fish
     return _serve_options(
         tuple(state.queue[: cards.SERVABLE]),
-        # Bought fish first: they would otherwise go back to the hand (R9).
-        (*state.bought, *(f for c in s.crates for f in c.fish)),
-        specials.count(cards.GLACON),
-        specials.count(cards.ARRIVAGE),
+        tuple(fish),
+        kinds.count(cards.GLACON),
+        kinds.count(cards.ARRIVAGE),
     )
 
 
@@ -943,7 +1024,7 @@ def _serve_options(
     by_code: dict[str, list[str]] = {}
     for f in fish:
         by_code.setdefault(f[0], []).append(f)
-    counts = Counter({k: len(v) for k, v in by_code.items()})
+    counts = {k: len(v) for k, v in by_code.items()}
     out = []
     for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]

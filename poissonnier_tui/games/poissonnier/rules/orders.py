@@ -8,7 +8,7 @@ could serve a client from what it has (legal-action enumeration and bots).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -144,6 +144,18 @@ class ServePlan:
         return need
 
 
+@lru_cache(maxsize=64)
+def _wanted(order: str) -> tuple[tuple[str, int], ...]:
+    """A client's order as ``(freshness code, how many)``, codes in sorted order."""
+    return tuple(sorted(Counter(order).items()))
+
+
+@lru_cache(maxsize=16)
+def _split_list(k: int) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_splits` of ``k``, in its order."""
+    return tuple(_splits(k))
+
+
 def _splits(k: int) -> Iterator[tuple[int, int, int]]:
     for raw in range(k, -1, -1):
         for iced in range(k - raw, -1, -1):
@@ -151,13 +163,14 @@ def _splits(k: int) -> Iterator[tuple[int, int, int]]:
 
 
 def serve_plans(
-    client: ClientCard, fish: Counter[str], glacons: int, arrivages: int
+    client: ClientCard, fish: Mapping[str, int], glacons: int, arrivages: int
 ) -> list[ServePlan]:
     """Every distinct plan serving ``client`` with the given resources (RULES.md §6).
 
     A pure function of its arguments, so results are cached (keyed by the
     client card, the fish counts and the specials that could matter: never
-    more than the client's size); each call returns a new list.
+    more than the client's size of any one kind, since no plan uses more);
+    each call returns a new list.
 
     Args:
         client: a regular or undecided client.
@@ -169,8 +182,8 @@ def serve_plans(
     """
     if client.kind is ClientKind.INSPECTOR:
         return []
-    counts = tuple(fish.get(code, 0) for code in _FISH_CODES)
     size = client.size
+    counts = tuple(min(fish.get(code, 0), size) for code in _FISH_CODES)
     return list(_cached_plans(client, counts, min(glacons, size), min(arrivages, size)))
 
 
@@ -199,14 +212,14 @@ def _cached_plans(
     # be iced into, more specials than held) are left out; the product keeps the
     # order of the full enumeration, so the plans and their order are unchanged.
     per_code = []
-    for code, k in sorted(Counter(client.order).items()):
+    for code, k in _wanted(client.order):
         source = _ICED_FROM.get(code)
         have_raw = fish.get(code, 0)
         have_src = fish.get(source, 0) if source is not None else 0
         per_code.append(
             [
                 (code, r, i, a)
-                for r, i, a in _splits(k)
+                for r, i, a in _split_list(k)
                 if r <= have_raw
                 and i <= glacons
                 and (not i or (source is not None and i <= have_src))

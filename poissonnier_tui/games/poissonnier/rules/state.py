@@ -16,6 +16,93 @@ from typing import Any
 Event = dict[str, Any]
 
 
+class LazyRandom(random.Random):
+    """A ``random.Random`` that takes its seed or saved state only when first used.
+
+    Setting a Mersenne Twister's state costs microseconds (624 words), and most
+    copies of a game never draw from theirs (only a reshuffle of the client deck
+    does, R7): a search that copies a state per candidate would pay for nothing.
+    Until its first draw this generator only holds what to start from, and a
+    copy of it (:meth:`copy_of`) shares that; a generator that has not drawn
+    since its state was last read hands out that same state again. Otherwise it
+    draws exactly as a ``random.Random`` seeded or set the same way.
+    """
+
+    _pending: tuple[str, Any] | None = None
+    """``("seed", int)`` or ``("state", getstate() tuple)`` until the first draw."""
+    _saved: tuple[Any, ...] | None = None
+    """The state :meth:`getstate` last returned, while nothing has been drawn since."""
+
+    @classmethod
+    def seeded(cls, seed: int) -> LazyRandom:
+        """A generator that draws as ``random.Random(seed)`` would."""
+        rng = random.Random.__new__(cls)
+        rng._pending = ("seed", seed)
+        return rng
+
+    @classmethod
+    def copy_of(cls, rng: random.Random) -> LazyRandom:
+        """An independent generator in ``rng``'s state (``rng`` draws nothing)."""
+        copy = random.Random.__new__(cls)
+        pending = rng._pending if isinstance(rng, LazyRandom) else None
+        copy._pending = pending if pending is not None else ("state", rng.getstate())
+        return copy
+
+    def _wake(self) -> None:
+        """Take the pending seed or state; forget the saved state (a draw follows)."""
+        self._saved = None
+        pending = self._pending
+        if pending is None:
+            return
+        self._pending = None
+        if pending[0] == "seed":
+            super().seed(pending[1])
+        else:
+            super().setstate(pending[1])
+
+    def random(self) -> float:
+        """See ``random.Random.random``."""
+        self._wake()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """See ``random.Random.getrandbits``."""
+        self._wake()
+        return super().getrandbits(k)
+
+    def randbytes(self, n: int) -> bytes:
+        """See ``random.Random.randbytes``."""
+        self._wake()
+        return super().randbytes(n)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        """See ``random.Random.gauss`` (it keeps a value of its own in the state)."""
+        self._wake()
+        return super().gauss(mu, sigma)
+
+    def getstate(self) -> tuple[Any, ...]:
+        """See ``random.Random.getstate``."""
+        pending = self._pending
+        if pending is not None and pending[0] == "state":
+            state: tuple[Any, ...] = pending[1]
+            return state
+        if self._saved is None:
+            if pending is not None:
+                self._wake()
+            self._saved = super().getstate()
+        return self._saved
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """See ``random.Random.setstate``."""
+        self._pending = self._saved = None
+        super().setstate(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """See ``random.Random.seed``."""
+        self._pending = self._saved = None
+        super().seed(a, version)
+
+
 class Phase(StrEnum):
     """Where the current turn stands (RULES.md §3)."""
 
@@ -73,18 +160,17 @@ class SeatState:
 
     def copy(self) -> SeatState:
         """An independent copy."""
-        return SeatState(
-            hand=list(self.hand),
-            crates=[c.copy() for c in self.crates],
-            coins=self.coins,
-            clients=list(self.clients),
-            stamps=self.stamps,
-            ready=self.ready,
-            draft_hand=None if self.draft_hand is None else list(self.draft_hand),
-            draft_crates=None
-            if self.draft_crates is None
-            else [c.copy() for c in self.draft_crates],
-            fill_moves=self.fill_moves,
+        drafts = self.draft_crates
+        return SeatState(  # positional: the fields' order (a copy is made often in searches)
+            list(self.hand),
+            [Crate(c.marker, list(c.fish)) for c in self.crates],
+            self.coins,
+            list(self.clients),
+            self.stamps,
+            self.ready,
+            None if self.draft_hand is None else list(self.draft_hand),
+            None if drafts is None else [Crate(c.marker, list(c.fish)) for c in drafts],
+            self.fill_moves,
         )
 
 
@@ -182,14 +268,15 @@ class GameState:
     result: dict[str, Any] | None = None
 
     def copy(self) -> GameState:
-        """An independent deep copy (the rng state included), for search and tests."""
-        # Not random.Random(): that seeds from the OS first, only to be overwritten.
-        rng = random.Random.__new__(type(self.rng))
-        rng.setstate(self.rng.getstate())
+        """An independent deep copy (the rng state included), for search and tests.
+
+        The copy's generator takes the state only when it first draws
+        (:class:`LazyRandom`); log events are shared, as they never change.
+        """
         return GameState(
             players=self.players,
             seed=self.seed,
-            rng=rng,
+            rng=LazyRandom.copy_of(self.rng),
             fish_deck=list(self.fish_deck),
             client_deck=list(self.client_deck),
             fish_discard=list(self.fish_discard),

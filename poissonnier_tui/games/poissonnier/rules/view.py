@@ -46,17 +46,18 @@ View shape (all msgpack-able)::
 from __future__ import annotations
 
 import pickle
+from dataclasses import dataclass
 from typing import Any
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.engine import (
     answerer,
     codes,
-    next_crate_price,
     proposal_wire,
     waiting_on,
 )
-from poissonnier_tui.games.poissonnier.rules.state import Event, GameState, Phase
+from poissonnier_tui.games.poissonnier.rules.frozen import frozen
+from poissonnier_tui.games.poissonnier.rules.state import Event, GameState, Phase, Proposal
 
 LOG_TAIL = 40
 """Events carried in each view; older ones stay on the server."""
@@ -64,6 +65,18 @@ LOG_TAIL = 40
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, for ``None``) may see now (RULES.md §9).
+
+    The part every viewer sees alike is worked out once per revision of the
+    state and shared by the views of that revision; the viewer's own part
+    (``"me"``) is worked out on every call and never kept. A revision is
+    told by the log: every change anyone else may see logs an event (only
+    the fill step's private arrangement, R15, does not, and it shows in
+    ``"me"`` alone). Code that changes a state by hand, not through the
+    engine, calls :func:`clear_view_cache` before viewing it again.
+
+    Each view is a new map with new lists and maps, except the log's events:
+    those are shared by every view of the game and refuse any change
+    (``TypeError``), so no consumer of one view can alter what another sees.
 
     Args:
         state: the full game state (not modified).
@@ -77,7 +90,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat}")
-    discard = "".join([f[0] for f in state.fish_discard])
+    public = _public(state)
     me: dict[str, Any] | None = None
     if seat is not None:
         s = state.seats[seat]
@@ -90,113 +103,207 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         }
     return {
         "seat": seat,
-        "players": state.players,
-        "turn": state.turn,
-        "active": state.active,
-        "first_player": state.first_player,
-        "phase": state.phase.value,
-        "last_turn": state.last_turn,
-        "fish_deck": len(state.fish_deck),
-        "client_deck": len(state.client_deck),
-        "fish_discard": {k: discard.count(k) for k in cards.FISH_DECK_COUNTS},
-        "client_discard": list(state.client_discard),
-        "queue": list(state.queue),
-        "bought": codes(state.bought),
+        **public.head,
+        "fish_discard": dict(public.fish_discard),
+        "client_discard": list(public.client_discard),
+        "queue": list(public.queue),
+        "bought": public.bought,
         "seats": [
-            {
-                "coins": s.coins,
-                "stamps": s.stamps,
-                "clients": list(s.clients),
-                "hand_size": len(s.hand),
-                "crates": [codes(c.fish) for c in s.crates],
-                "ready": s.ready,
-                "crate_price": next_crate_price(state, i),
-            }
-            for i, s in enumerate(state.seats)
+            {**row, "clients": list(clients), "crates": list(crates)}
+            for row, clients, crates in public.seats
         ],
-        "proposals": [
-            {**proposal_wire(p), "answerer": answerer(p, state.active)} for p in state.proposals
-        ],
-        "waiting_on": sorted(waiting_on(state)),
-        # Deep copies: no view may share a mutable part (nested lists in events,
-        # the result's scores) with the state or another view, or a consumer could
-        # alter the log. Logged events never change, so the tail is serialised once
-        # per new event and each view only unpickles its own copy.
-        "log": _unpack(_log_tail_blob(state.log)),
-        "log_size": len(state.log),
+        "proposals": [{**p, "fish": [list(f) for f in fish]} for p, fish in public.proposals],
+        "waiting_on": list(public.waiting_on),
+        "log": list(public.log),
+        "log_size": public.log_size,
         "me": me,
-        "result": _deep_copy(state.result) if state.phase is Phase.OVER and state.result else None,
+        "result": None if public.result is None else pickle.loads(public.result),
     }
 
 
-def _deep_copy(value: Any) -> Any:
-    """An independent copy of plain data (dicts, lists, str, int, bool, None)."""
-    return _unpack(_pack(value))
+@dataclass(slots=True)
+class _Public:
+    """What every viewer of one revision of a state sees, kept in immutable parts.
 
-
-def _pack(value: Any) -> bytes:
-    """Serialise plain data (pickle: as fast to read back as marshal, measured, in half
-    the bytes, and it takes any value, enums included)."""
-    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _unpack(blob: bytes) -> Any:
-    """A new copy of the value :func:`_pack` serialised."""
-    return pickle.loads(blob)
-
-
-_TAIL_BLOBS: dict[int, tuple[list[Event], int, Event, bytes]] = {}
-"""``id(log)`` -> (that log, its length, its last event, the last
-:data:`LOG_TAIL` events, packed): the tail's serialised form, for as long as nothing is
-appended. Holding the log keeps its id from being reused."""
-_TAIL_BLOBS_MAX = 256
-"""Logs remembered at once (tables, replays, a bot's sampled worlds); then it starts over."""
-
-
-def _log_tail_blob(log: list[Event]) -> bytes:
-    """The last :data:`LOG_TAIL` events of ``log``, packed by :func:`_pack`.
-
-    Events are appended, never changed (the engine's ``_log``), so the blob of
-    a log is reused as long as its length and last event are the same.
+    ``seats`` and ``proposals`` pair a map of plain values with the tuples a
+    view turns into its own lists; ``result`` is the pickled result, unpickled
+    into each view (a game's end comes once).
     """
-    key = id(log)
-    cached = _TAIL_BLOBS.get(key)
+
+    state: GameState
+    log_size: int
+    last: Event | None
+    head: dict[str, Any]
+    fish_discard: dict[str, int]
+    client_discard: tuple[str, ...]
+    queue: tuple[str, ...]
+    bought: str
+    seats: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]], ...]
+    proposals: tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]
+    offers: tuple[Proposal, ...]
+    waiting_on: tuple[int, ...]
+    log: tuple[Event, ...]
+    result: bytes | None
+
+
+_PUBLIC: dict[int, _Public] = {}
+"""``id(state)`` -> its public part at its latest viewed revision. Holding the state
+keeps its id from being reused while it is here."""
+_PUBLIC_MAX = 128
+"""States remembered at once (tables, replays); then it starts over."""
+
+
+def clear_view_cache() -> None:
+    """Forget every state's shared public part (and log tail): for code that changed a
+    state by hand, outside the engine, so its next view is worked out afresh."""
+    _PUBLIC.clear()
+    _TAILS.clear()
+
+
+def _proposal_rows(
+    state: GameState, before: _Public | None
+) -> tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]:
+    """:attr:`_Public.proposals` for ``state``: taken over from ``before`` (the same
+    state's previous revision) when the open proposals are the same objects and the
+    same seat is active (proposals are never changed once made, RULES.md §4)."""
+    proposals = state.proposals
+    if (
+        before is not None
+        and before.state is state
+        and before.head["active"] == state.active
+        and len(before.offers) == len(proposals)
+        and all(a is b for a, b in zip(before.offers, proposals, strict=True))
+    ):
+        return before.proposals
+    return tuple(
+        ({**proposal_wire(p), "answerer": answerer(p, state.active)}, tuple(p.fish))
+        for p in proposals
+    )
+
+
+def _public(state: GameState) -> _Public:
+    """The public part of ``state``'s views at its current revision (see :func:`view_for`)."""
+    log = state.log
+    last = log[-1] if log else None
+    cached = _PUBLIC.get(id(state))
     if (
         cached is not None
-        and cached[0] is log
-        and cached[1] == len(log)
-        and (not log or cached[2] is log[-1])
+        and cached.state is state
+        and cached.log_size == len(log)
+        and cached.last is last
     ):
-        return cached[3]
-    blob = _pack(_with_buyers(log, LOG_TAIL))
-    if len(_TAIL_BLOBS) >= _TAIL_BLOBS_MAX:
-        _TAIL_BLOBS.clear()
-    _TAIL_BLOBS[key] = (log, len(log), log[-1] if log else {}, blob)
-    return blob
+        return cached
+    discard = "".join([f[0] for f in state.fish_discard])
+    result = state.result if state.phase is Phase.OVER and state.result else None
+    public = _Public(
+        state=state,
+        log_size=len(log),
+        last=last,
+        head={
+            "players": state.players,
+            "turn": state.turn,
+            "active": state.active,
+            "first_player": state.first_player,
+            "phase": state.phase.value,
+            "last_turn": state.last_turn,
+            "fish_deck": len(state.fish_deck),
+            "client_deck": len(state.client_deck),
+        },
+        fish_discard={k: discard.count(k) for k in cards.FISH_DECK_COUNTS},
+        client_discard=tuple(state.client_discard),
+        queue=tuple(state.queue),
+        bought=codes(state.bought),
+        seats=tuple(
+            (
+                {
+                    "coins": s.coins,
+                    "stamps": s.stamps,
+                    "clients": None,
+                    "hand_size": len(s.hand),
+                    "crates": None,
+                    "ready": s.ready,
+                    "crate_price": cards.crate_price(len(s.crates)),  # engine.next_crate_price
+                },
+                tuple(s.clients),
+                tuple([codes(c.fish) for c in s.crates]),
+            )
+            for s in state.seats
+        ),
+        proposals=_proposal_rows(state, cached),
+        offers=tuple(state.proposals),
+        waiting_on=tuple(sorted(waiting_on(state))),
+        log=_log_tail(log),
+        result=None if result is None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL),
+    )
+    if len(_PUBLIC) >= _PUBLIC_MAX:
+        _PUBLIC.clear()
+    _PUBLIC[id(state)] = public
+    return public
 
 
-def _with_buyers(log: list[Event], tail: int) -> list[Event]:
-    """The last ``tail`` events of ``log``, each ``propose`` and ``deal`` event copied
-    with ``"buyer"``: the seat of the latest ``turn`` event before it (the active
-    player then, the buyer of every proposal, RULES.md §4). The log is not changed.
+@dataclass(slots=True)
+class _Tail:
+    """A log's last :data:`LOG_TAIL` events as views carry them, for as long as the log
+    only grows: its length and last event then, the seat of the latest ``turn`` event
+    (the buyer of any deal that follows, RULES.md §4) and the frozen events."""
 
-    Readers name a past deal's buyer from this, never from who is active now.
+    log: list[Event]
+    size: int
+    last: Event | None
+    buyer: int | None
+    events: tuple[Event, ...]
+
+
+_TAILS: dict[int, _Tail] = {}
+"""``id(log)`` -> its :class:`_Tail`. Holding the log keeps its id from being reused."""
+
+
+def _log_tail(log: list[Event]) -> tuple[Event, ...]:
+    """The last :data:`LOG_TAIL` events of ``log`` as views carry them: read-only
+    copies (``frozen``), each ``propose`` and ``deal`` event with ``"buyer"``: the seat
+    of the latest ``turn`` event before it (the active player then, the buyer of
+    every proposal, RULES.md §4), so readers never take it from who is active now.
+
+    Events are appended, never changed (the engine's ``_log``), so only the events
+    logged since the last call are copied; a log that did not just grow (its event
+    at the remembered length is another) is copied whole again.
     """
-    start = max(0, len(log) - tail)
-    buyer: int | None = None
-    for event in reversed(log[:start]):
-        if event.get("t") == "turn":
-            buyer = int(event["seat"])
-            break
-    out: list[Event] = []
+    cached = _TAILS.get(id(log))
+    if (
+        cached is not None
+        and cached.log is log
+        and cached.size <= len(log)
+        and (cached.size == 0 or log[cached.size - 1] is cached.last)
+    ):
+        if cached.size == len(log):
+            return cached.events
+        start, buyer, kept = cached.size, cached.buyer, cached.events
+    else:
+        start, buyer, kept = 0, None, ()
+    if start < len(log) - LOG_TAIL:  # none of the kept events stays in the tail
+        start = len(log) - LOG_TAIL
+        buyer, kept = _buyer_before(log, start), ()
+    fresh: list[Event] = []
     for event in log[start:]:
         kind = event.get("t")
         if kind == "turn":
             buyer = int(event["seat"])
         if kind in ("propose", "deal") and buyer is not None:
             event = {**event, "buyer": buyer}
-        out.append(event)
-    return out
+        fresh.append(frozen(event))
+    events = (*kept, *fresh)[-LOG_TAIL:]
+    if len(_TAILS) >= _PUBLIC_MAX:
+        _TAILS.clear()
+    _TAILS[id(log)] = _Tail(log, len(log), log[-1] if log else None, buyer, events)
+    return events
+
+
+def _buyer_before(log: list[Event], end: int) -> int | None:
+    """The seat of the latest ``turn`` event among ``log[:end]`` (``None`` if none)."""
+    for event in reversed(log[:end]):
+        if event.get("t") == "turn":
+            return int(event["seat"])
+    return None
 
 
 def all_hands_view(state: GameState, finished: GameState) -> dict[str, Any]:

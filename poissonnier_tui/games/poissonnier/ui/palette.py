@@ -29,6 +29,16 @@ NAMES: Final = {
 }
 """The French name of each kind, as players say it at the table."""
 
+PLURAL_NAMES: Final = {
+    **NAMES,
+    "M": "mangeables",
+    "P": "pourris",
+    GLACON: "glaçons",
+    ARRIVAGE: "arrivages",
+}
+"""Each kind's name for two or more, in French in every language (docs/GLOSSARY.md: *frais*,
+*très frais*, *douteux* do not change)."""
+
 COLOURS: Final = {
     "T": "#2fd66b",
     "F": "#a6d63a",
@@ -78,11 +88,11 @@ def chips(codes: str) -> str:
 
 
 def spell(codes: str) -> str:
-    """Fish codes in words, best first: ``"TTF"`` -> ``"2 très frais, 1 frais"``."""
+    """Fish codes in words, best first: ``"TTFMM"`` -> ``"2 très frais, 1 frais, 2 mangeables"``."""
     if not codes:
         return _("nothing")
     counts = {k: codes.count(k) for k in KINDS if k in codes}
-    return ", ".join(f"{n} {NAMES[k]}" for k, n in counts.items())
+    return ", ".join(f"{n} {(NAMES if n == 1 else PLURAL_NAMES)[k]}" for k, n in counts.items())
 
 
 def text_colour(kind: str, dark: bool) -> str:

@@ -68,6 +68,12 @@ REFUSALS: Final[Mapping[str, str]] = {
     "accept_party": N_("only the other side of a proposal can accept it"),
     "asked_specials": N_("you do not hold the special cards this deal asks of you"),
     "decline_party": N_("only the other side of a proposal can decline it"),
+    "reason_price_alone": N_("a counter-price needs a reason"),
+    "reason_unknown": N_("{reason} is not a reason to decline"),
+    "reason_side": N_("{reason} is not a reason for your side of this deal"),
+    "reason_price": N_(
+        "a counter-price goes with too_cheap (more than the {coins} offered) or too_dear (fewer)"
+    ),
     "not_proposer": N_("only the proposer can withdraw a proposal"),
     "serve_inspector": N_("an inspector is not a client to serve"),
     "arrivage_pourri": N_(

@@ -24,7 +24,7 @@ from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, serve_plan
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.palette import chip, chips, spell
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, ngettext
 
 FISH_VALUE = {"T": 3, "F": 2, "M": 1, "D": 1, "P": 0}
 """What a client pays per fish of each freshness (RULES.md §1): a fair price guide."""
@@ -48,10 +48,10 @@ class ServeOption:
 def _origin(snap: TableSnapshot, fish_id: str) -> str:
     """Where a fish comes from, for the label: ``"crate 2"`` or ``"bought"``."""
     if fish_id in snap.bought:
-        return "bought"
+        return _("bought")
     for i, crate in enumerate(snap.crates):
         if fish_id in crate:
-            return f"crate {i + 1}"
+            return _("crate {n}").format(n=i + 1)
     return "?"
 
 
@@ -81,9 +81,15 @@ def _concrete(snap: TableSnapshot, client_id: str, plan: ServePlan) -> ServeOpti
         if f in glacons:
             mark += f"❄→{chip(Freshness(f[0]).better().value)}"
         parts.setdefault(_origin(snap, f), []).append(mark)
-    label = "  ".join(f"{where}: {''.join(marks)}" for where, marks in parts.items())
+    label = "  ".join(
+        _("{where}: {fish}").format(where=where, fish="".join(marks))
+        for where, marks in parts.items()
+    )
     if plan.arrivages:
-        arr = " ".join(f"{chip('A')} as {chip(code)}" for code in plan.arrivages)
+        arr = " ".join(
+            _("{arrivage} as {fish}").format(arrivage=chip("A"), fish=chip(code))
+            for code in plan.arrivages
+        )
         label = f"{label}  {arr}" if label else arr
     action = to_wire(Serve(client_id, tuple(fish), tuple(glacons), tuple(plan.arrivages)))
     return ServeOption(label, action, len(glacons) + len(plan.arrivages))
@@ -123,11 +129,15 @@ def shortfall(snap: TableSnapshot, client_id: str) -> str:
     client = CLIENTS[client_id]
     glacons, arrivages = snap.specials()
     usable = len(snap.usable_fish())
-    specials = f"{glacons} glaçon(s) and {arrivages} arrivage(s) in hand"
     if client.kind is ClientKind.UNDECIDED:
-        return (
-            f"{client_id} takes exactly {client.size} fish of any freshness; you have "
-            f"{usable} fish in your crates and {arrivages} arrivage(s)."
+        return _(
+            "{client} takes exactly {size} fish of any freshness; you have {usable} in your "
+            "crates and {arrivages}."
+        ).format(
+            client=client_id,
+            size=client.size,
+            usable=ngettext("{n} fish", "{n} fish", usable).format(n=usable),
+            arrivages=ngettext("{n} arrivage", "{n} arrivages", arrivages).format(n=arrivages),
         )
     missing = "".join(
         code * n
@@ -135,10 +145,17 @@ def shortfall(snap: TableSnapshot, client_id: str) -> str:
             _missing(snap, client_id).items(), key=lambda kv: -Freshness(kv[0]).level
         )
     )
-    return (
-        f"{client_id} asks for {chips(client.order)}. You lack {chips(missing)} "
-        f"({spell(missing)}) in your crates, even counting {specials}. "
-        "Fish in your hand cannot serve (§3.4)."
+    return _(
+        "{client} asks for {order}. You lack {missing} ({spelled}) in your crates, even "
+        "counting the {glacons} and {arrivages} in your hand. Fish in your hand cannot "
+        "serve (§3.4)."
+    ).format(
+        client=client_id,
+        order=chips(client.order),
+        missing=chips(missing),
+        spelled=spell(missing),
+        glacons=ngettext("{n} glaçon", "{n} glaçons", glacons).format(n=glacons),
+        arrivages=ngettext("{n} arrivage", "{n} arrivages", arrivages).format(n=arrivages),
     )
 
 

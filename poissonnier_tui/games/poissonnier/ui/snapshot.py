@@ -19,6 +19,7 @@ from typing import Any
 
 from poissonnier_tui.games.poissonnier.reader import Offer, SeatView
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
+from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.seats import SeatLabel
 
 View = Mapping[str, Any]
@@ -49,7 +50,7 @@ class TableSnapshot:
         names = []
         for i in range(count):
             label = self.seats[i].name if i < len(self.seats) else ""
-            names.append(label or f"Seat {i + 1}")
+            names.append(label or _("Seat {n}").format(n=i + 1))
         object.__setattr__(self, "_names", tuple(names))
 
     # --- who -----------------------------------------------------------------
@@ -67,11 +68,13 @@ class TableSnapshot:
 
     def name(self, seat: int) -> str:
         """Display name of ``seat`` (``"Seat 3"`` if the lobby has not named it)."""
-        return self._names[seat] if 0 <= seat < len(self._names) else f"Seat {seat + 1}"
+        if 0 <= seat < len(self._names):
+            return self._names[seat]
+        return _("Seat {n}").format(n=seat + 1)
 
     def who(self, seat: int) -> str:
         """``"You"`` for this client's own seat, else the seat's name: sentence subject."""
-        return "You" if seat == self.me else self.name(seat)
+        return _("You") if seat == self.me else self.name(seat)
 
     def label(self, seat: int) -> SeatLabel:
         """The lobby facts of ``seat`` (a connected human if the lobby is not known yet)."""

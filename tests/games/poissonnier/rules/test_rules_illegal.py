@@ -138,6 +138,8 @@ def test_rearranging_is_capped_per_fill_step() -> None:
         apply_wire(state, 0, place)
     assert info.value.code == "too_many_moves" and info.value.rule == "R6"
     assert snapshot(state) == before
+    # legal_actions offers only what apply accepts: no more places or take-backs.
+    assert [type(a).__name__ for a in legal_actions(state, 0)] == ["BuyCrate", "Ready"]
     apply_wire(
         state,
         1,

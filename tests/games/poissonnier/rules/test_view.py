@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import msgpack
 import pytest
@@ -10,6 +11,7 @@ from stacking import (
     act,
     fill_and_ready,
     fish_ids_in,
+    own_cards,
     stacked_game,
     view_strings,
 )
@@ -22,9 +24,14 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
     Propose,
     Ready,
 )
-from poissonnier_tui.games.poissonnier.rules.engine import apply, new_game
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
 from poissonnier_tui.games.poissonnier.rules.state import Phase
-from poissonnier_tui.games.poissonnier.rules.view import LOG_TAIL, view_for
+from poissonnier_tui.games.poissonnier.rules.view import LOG_TAIL, clear_view_cache, view_for
 
 VIEW_KEYS = {
     "seat", "players", "turn", "active", "first_player", "phase", "last_turn", "fish_deck",
@@ -172,7 +179,8 @@ def test_fish_discard_counts_and_log_tail() -> None:
 
 
 def test_view_is_a_copy() -> None:
-    """§9: a view shares no mutable part with the state, nested log events included.
+    """§9: a view shares no mutable part with the state or another view; the log's
+    events, shared by every view, refuse any change, nested lists included.
 
     (A consumer of one seat's view -- a bot, a widget -- must not be able to
     change the server's log and so what every other seat sees.)
@@ -181,13 +189,27 @@ def test_view_is_a_copy() -> None:
     view = view_for(state, 0)
     view["me"]["hand"].clear()
     view["queue"].clear()
-    view["log"][0]["t"] = "tampered"
-    draw = next(e for e in view["log"] if e["t"] == "draw")
-    draw["counts"].append([9, 9])
+    view["seats"][1]["crates"].append("TT")
+    view["seats"][1]["coins"] = 99
+    view["log"].clear()
+    again = view_for(state, 0)
+    with pytest.raises(TypeError):
+        again["log"][0]["t"] = "tampered"
+    draw = next(e for e in again["log"] if e["t"] == "draw")
+    with pytest.raises(TypeError):
+        draw["counts"].append([9, 9])
+    with pytest.raises(TypeError):
+        draw["counts"][0][1] = 9
+    with pytest.raises(TypeError):
+        draw.update(t="tampered")
     assert state.seats[0].hand and len(state.queue) == 4
     assert state.log[0]["t"] == "setup"
-    other = next(e for e in view_for(state, 1)["log"] if e["t"] == "draw")
-    assert [9, 9] not in other["counts"] and len(other["counts"]) == 2
+    assert again["me"]["hand"] == state.seats[0].hand and len(again["queue"]) == 4
+    other = view_for(state, 1)
+    assert other["seats"][1]["crates"] == [""] and other["seats"][1]["coins"] == 3
+    assert other["log"] == state.log and len(other["log"]) == len(state.log) > 2
+    assert json.loads(json.dumps(other["log"])) == state.log
+    assert msgpack.unpackb(msgpack.packb(other["log"])) == state.log
 
 
 def test_result_in_view_is_a_copy() -> None:
@@ -200,3 +222,32 @@ def test_result_in_view_is_a_copy() -> None:
     result["scores"][0]["coins"] = 99
     fresh = view_for(state, 1)["result"]
     assert fresh["winners"] == [0, 1] and fresh["scores"][0]["coins"] == 3
+
+
+@pytest.mark.parametrize(("seed", "players"), [(41, 2), (42, 4), (43, 5)])
+def test_shared_views_equal_fresh_ones(seed: int, players: int) -> None:
+    """§9: the public part shared per revision never hands one viewer another's cards.
+
+    Over a random game, after every action, every seat's and a spectator's view
+    (asked in a shuffled order, some twice, so most come from the shared part)
+    equals the view worked out afresh for that viewer alone with nothing
+    remembered, and names no card id but the viewer's own.
+    """
+    state = new_game(seed, players)
+    rng = random.Random(seed)
+    viewers: list[int | None] = [*range(players), None]
+    steps = 0
+    while state.phase is not Phase.OVER and steps < 400:
+        seat = rng.choice(sorted(waiting_on(state)))
+        legal = legal_actions(state, seat)
+        apply(state, seat, legal[rng.randrange(len(legal))])
+        steps += 1
+        order = rng.sample(viewers, len(viewers)) + rng.sample(viewers, 2)
+        shared = {viewer: view_for(state, viewer) for viewer in order}
+        for viewer in viewers:
+            clear_view_cache()
+            assert shared[viewer] == view_for(state, viewer), (steps, viewer)
+        for viewer in range(players):
+            assert fish_ids_in(shared[viewer]) <= own_cards(state, viewer)
+        assert fish_ids_in(shared[None]) == set()
+    assert steps > 100

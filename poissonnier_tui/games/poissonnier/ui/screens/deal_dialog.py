@@ -15,11 +15,19 @@ line reads the terms back as the offers pane will show them, and the
 Propose button stays disabled while the terms cannot work (more fish than a
 crate holds, more coins than the buyer has, specials you do not hold).
 Dismissed with the :class:`DealDraft` to send, or ``None``.
+
+Prices you can read (``net/prices.py``): the dialog shows what every other
+stall's crates hold (public, §9) and the price the other side would deal
+at. A bot is asked by itself once the terms stop changing for
+:data:`ASK_AFTER` seconds (it names its quote from its own view and keeps it
+for the turn); a person only when our player presses F4 (they may answer or
+not). The answer comes to this client only (:meth:`DealDialog.show_price`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, Literal
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,6 +35,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.markup import escape
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Input, Label, Select, Static
 
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES
@@ -34,12 +43,30 @@ from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
 from poissonnier_tui.games.poissonnier.ui.palette import chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.messages import PriceWanted
 
 DealMode = Literal["ask", "offer", "counter"]
 """Why the dialog is open: ask a seller, offer to the buyer, or counter a proposal."""
 
 SPECIAL_FIELDS = ("seller_glacons", "seller_arrivages", "coins", "buyer_glacons", "buyer_arrivages")
 """The :class:`DealDraft` fields edited with one input each, besides the crates."""
+
+ASK_AFTER: Final = 1.0
+"""Seconds the terms must stay unchanged before a bot is asked its price again (a
+table answers one question a second, ``net.prices.PRICE_RATE``)."""
+
+PriceKey = tuple[Any, ...]
+"""A deal as both sides name it, without price (see :func:`price_key`)."""
+
+
+def price_key(deal: Mapping[str, Any]) -> PriceKey:
+    """What identifies a deal asked about: seller, fish as ``(crate, count)``, specials."""
+    return (
+        int(deal.get("seller", -1)),
+        tuple((int(f[0]), int(f[1])) for f in deal.get("fish", [])),
+        *(int(deal.get(k, 0)) for k in SPECIAL_FIELDS if k != "coins"),
+    )
 
 
 class DealDialog(ModalScreen[DealDraft | None]):
@@ -48,12 +75,13 @@ class DealDialog(ModalScreen[DealDraft | None]):
     CSS_PATH = "deal_dialog.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", N_("Cancel")),
         Binding("up", "bump(1)", "+1", show=True),
         Binding("down", "bump(-1)", "−1", show=True),
-        Binding("pagedown", "seller(1)", "Next seller"),
-        Binding("pageup", "seller(-1)", "Previous seller"),
-        Binding("ctrl+s", "propose", "Propose", priority=True),
+        Binding("pagedown", "seller(1)", N_("Next seller")),
+        Binding("pageup", "seller(-1)", N_("Previous seller")),
+        Binding("ctrl+s", "propose", N_("Propose"), priority=True),
+        Binding("f4", "ask_price", N_("Ask their price")),
     ]
 
     def __init__(self, snapshot: TableSnapshot, draft: DealDraft, mode: DealMode) -> None:
@@ -63,6 +91,10 @@ class DealDialog(ModalScreen[DealDraft | None]):
         self.draft = draft
         """The terms as currently edited."""
         self.mode: DealMode = mode
+        self.prices: dict[tuple[int, PriceKey], tuple[int | None, bool]] = {}
+        """Prices heard: (seat, deal) -> (coins or ``None`` for no price, named by a bot)."""
+        self._asked: set[tuple[int, PriceKey]] = set()
+        self._ask_timer: Timer | None = None
 
     def stale_reason(self, now: TableSnapshot) -> str | None:
         """Why these terms can no longer be proposed in the table as it is ``now``, or
@@ -74,10 +106,10 @@ class DealDialog(ModalScreen[DealDraft | None]):
             or now.active != then.active
             or now.view.get("turn") != then.view.get("turn")
         ):
-            return "The turn moved on: deals are made only while the active player serves (§4)."
+            return _("The turn moved on: deals are made only while the active player serves (§4).")
         pid = self.draft.counter
         if self.mode == "counter" and pid is not None and now.proposal(pid) is None:
-            return f"Offer #{pid} is no longer open (withdrawn or answered)."
+            return _("Offer #{id} is no longer open (withdrawn or answered).").format(id=pid)
         return None
 
     # --- layout -------------------------------------------------------------------------
@@ -91,14 +123,15 @@ class DealDialog(ModalScreen[DealDraft | None]):
         """Seller, their crates, specials and price, the summary, buttons."""
         snap = self.snapshot
         titles = {
-            "ask": "Ask for fish",
-            "offer": f"Offer fish to {snap.name(self.buyer)}",
-            "counter": f"Counter offer #{self.draft.counter}",
+            "ask": _("Ask for fish"),
+            "offer": _("Offer fish to {name}").format(name=snap.name(self.buyer)),
+            "counter": _("Counter offer #{id}").format(id=self.draft.counter),
         }
         with Vertical(id="dialog") as box:
             box.border_title = titles[self.mode]
+            yield Static(self._stalls(), id="stalls")
             if self.mode == "ask":
-                yield Label("Seller:")
+                yield Label(_("Seller:"))
                 yield Select(
                     [(snap.name(s), s) for s in snap.others()],
                     value=self.draft.seller,
@@ -121,10 +154,11 @@ class DealDialog(ModalScreen[DealDraft | None]):
                     yield Label(id=f"{field}-label")
                     yield Input(str(getattr(self.draft, field)), type="integer", id=field)
             yield Static(id="summary")
+            yield Static(id="price")
             yield Static(id="problem")
             with Horizontal(classes="buttons"):
-                yield Button("Propose (Enter)", variant="primary", id="propose")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Propose (Enter)"), variant="primary", id="propose")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def on_mount(self) -> None:
         """Label the rows for the chosen seller and focus the first useful input: the
@@ -151,35 +185,43 @@ class DealDialog(ModalScreen[DealDraft | None]):
         crates = self._crates()
         seller, buyer = self.draft.seller, self.buyer
         # Headings name each side; rows are then short ("crate 2: FF", "coins").
-        self.query_one("#seller-gives", Label).update(
-            f"[b]{escape(snap.who(seller))} {'give' if seller == snap.me else 'gives'}[/b]"
-            " (the seller)"
+        gives = (
+            _("[b]You give[/b] (the seller)")
+            if seller == snap.me
+            else _("[b]{name} gives[/b] (the seller)").format(name=escape(snap.name(seller)))
         )
-        self.query_one("#buyer-gives", Label).update(
-            f"[b]{escape(snap.who(buyer))} {'pay' if buyer == snap.me else 'pays'}[/b]"
-            " (the buyer, always the active player)"
+        pays = (
+            _("[b]You pay[/b] (the buyer, always the active player)")
+            if buyer == snap.me
+            else _("[b]{name} pays[/b] (the buyer, always the active player)").format(
+                name=escape(snap.name(buyer))
+            )
         )
+        self.query_one("#seller-gives", Label).update(gives)
+        self.query_one("#buyer-gives", Label).update(pays)
         for k in range(MAX_CRATES):
             label = self.query_one(f"#crate-label-{k}", Label)
             field = self.query_one(f"#crate-{k}", Input)
             shown = k < len(crates) and bool(crates[k])
             label.display = field.display = shown
             if shown:
-                label.update(f"  fish from crate {k + 1}: {chips(crates[k])}")
+                label.update(
+                    _("  fish from crate {n}: {fish}").format(n=k + 1, fish=chips(crates[k]))
+                )
         # Only this player's own specials are known (hands are private, §9).
         glacons, arrivages = snap.specials()
         seller_is_me = snap.me == seller
 
         def held(n: int, mine: bool) -> str:
-            return f" [dim](you hold {n})[/]" if mine else ""
+            return _(" [dim](you hold {n})[/]").format(n=n) if mine else ""
 
         coins = int(snap.seat(buyer)["coins"])
         labels = {
-            "seller_glacons": "  glaçons ❄" + held(glacons, seller_is_me),
-            "seller_arrivages": "  arrivages ★" + held(arrivages, seller_is_me),
-            "coins": f"  coins [dim](holds {coins})[/]",
-            "buyer_glacons": "  glaçons ❄" + held(glacons, not seller_is_me),
-            "buyer_arrivages": "  arrivages ★" + held(arrivages, not seller_is_me),
+            "seller_glacons": _("  glaçons ❄") + held(glacons, seller_is_me),
+            "seller_arrivages": _("  arrivages ★") + held(arrivages, seller_is_me),
+            "coins": _("  coins [dim](holds {n})[/]").format(n=coins),
+            "buyer_glacons": _("  glaçons ❄") + held(glacons, not seller_is_me),
+            "buyer_arrivages": _("  arrivages ★") + held(arrivages, not seller_is_me),
         }
         for name, text in labels.items():
             self.query_one(f"#{name}-label", Label).update(text)
@@ -209,13 +251,17 @@ class DealDialog(ModalScreen[DealDraft | None]):
         crates = self._crates()
         for k, n in draft.fish:
             if n > len(crates[k]):
-                return f"Crate {k + 1} holds only {len(crates[k])} fish."
+                return ngettext(
+                    "Crate {n} holds only {count} fish.", "Crate {n} holds only {count} fish.",
+                    len(crates[k]),
+                ).format(n=k + 1, count=len(crates[k]))  # fmt: skip
         if draft.empty:
-            return "A deal must give the buyer at least one fish or special card."
+            return _("A deal must give the buyer at least one fish or special card.")
         coins = int(snap.seat(self.buyer)["coins"])
         if draft.coins > coins:
-            has = "have" if self.buyer == snap.me else "has"
-            return f"{snap.who(self.buyer)} {has} only {coins} coins (§4)."
+            if self.buyer == snap.me:
+                return _("You have only {n} coins (§4).").format(n=coins)
+            return _("{name} has only {n} coins (§4).").format(name=snap.name(self.buyer), n=coins)
         glacons, arrivages = snap.specials()
         mine = (
             (draft.seller_glacons, draft.seller_arrivages)
@@ -223,7 +269,9 @@ class DealDialog(ModalScreen[DealDraft | None]):
             else (draft.buyer_glacons, draft.buyer_arrivages)
         )
         if mine[0] > glacons or mine[1] > arrivages:
-            return f"You hold {glacons} glaçon(s) and {arrivages} arrivage(s)."
+            return _("You hold {glacons} glaçon(s) and {arrivages} arrivage(s).").format(
+                glacons=glacons, arrivages=arrivages
+            )
         return None
 
     def _refresh_summary(self) -> None:
@@ -244,6 +292,9 @@ class DealDialog(ModalScreen[DealDraft | None]):
             f"[$error]{escape(problem)}[/]" if problem else ""
         )
         self.query_one("#propose", Button).disabled = problem is not None
+        self._refresh_price()
+        if problem is None and self._other_is_bot():
+            self._ask_soon()
 
     @on(Input.Changed)
     def _changed(self) -> None:
@@ -284,6 +335,73 @@ class DealDialog(ModalScreen[DealDraft | None]):
         # two quick presses must move two steps.
         here = others.index(select.value) if select.value in others else -1
         select.value = others[(here + step) % len(others)]
+
+    # --- prices (net/prices.py) ----------------------------------------------------------
+
+    @property
+    def other(self) -> int:
+        """The other side of these terms: the seller when we buy, else the buyer (§4)."""
+        return self.draft.seller if self.draft.seller != self.snapshot.me else self.buyer
+
+    def _other_is_bot(self) -> bool:
+        return self.snapshot.label(self.other).kind == "bot"
+
+    def _question(self) -> dict[str, Any]:
+        """The terms as a price question (``net/prices.py``): no price, no counter."""
+        draft = self.draft
+        deal: dict[str, Any] = {"seller": draft.seller, "fish": [[k, n] for k, n in draft.fish]}
+        deal.update({k: getattr(draft, k) for k in SPECIAL_FIELDS if k != "coins"})
+        return deal
+
+    def _stalls(self) -> str:
+        """What every other stall's crates hold (public, §9), e.g. ``Bot 1: F · DD``."""
+        snap = self.snapshot
+        rows = []
+        for seat in snap.others():
+            crates = [chips(str(c)) for c in snap.seat(seat)["crates"] if c]
+            held = " · ".join(crates) if crates else _("[dim]no fish[/]")
+            rows.append(f"{escape(snap.name(seat))}: {held}")
+        return _("Stalls — {rows}").format(rows="; ".join(rows))
+
+    def _ask_soon(self) -> None:
+        """Ask the other side's price once the terms rest for :data:`ASK_AFTER` seconds."""
+        if self._ask_timer is not None:
+            self._ask_timer.stop()
+        self._ask_timer = self.set_timer(ASK_AFTER, self.action_ask_price)
+
+    def action_ask_price(self) -> None:
+        """F4: ask the other side its price on these terms (a person may not answer)."""
+        if self.draft.empty:
+            return
+        key = (self.other, price_key(self._question()))
+        if key in self._asked:
+            return
+        self._asked.add(key)
+        self.post_message(PriceWanted(self.other, self._question()))
+        self._refresh_price()
+
+    def show_price(self, seat: int, deal: Mapping[str, Any], coins: int | None, bot: bool) -> None:
+        """A price came back (to this client only): shown while the terms are the same."""
+        self.prices[(seat, price_key(deal))] = (coins, bot)
+        self._refresh_price()
+
+    def _refresh_price(self) -> None:
+        key = (self.other, price_key(self._question()))
+        name = escape(self.snapshot.name(self.other))
+        heard = self.prices.get(key)
+        if heard is None:
+            text = _("Asking {name}'s price…").format(name=name) if key in self._asked else ""
+            if not text and not self._other_is_bot() and not self.draft.empty:
+                text = _("[dim]F4: ask {name}'s price[/]").format(name=name)
+        elif heard[0] is None:
+            text = _("{name} names no price for this.").format(name=name)
+        else:
+            coins = ngettext("{n} coin", "{n} coins", heard[0]).format(n=heard[0])
+            if self.other == self.draft.seller:
+                text = _("{name} would sell this for {coins}.").format(name=name, coins=coins)
+            else:
+                text = _("{name} would pay {coins} for this.").format(name=name, coins=coins)
+        self.query_one("#price", Static).update(text)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#propose")

@@ -17,6 +17,7 @@ every seat and every hand (RULES.md §9).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import PurePath
 from typing import ClassVar, Final
 
@@ -48,12 +49,54 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.replay_moves import move_words
 from poissonnier_tui.shell.screens.chat import ChatLine
+from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.seats import SeatLabel
 
 CHAT_SHOWN: Final = 5
 """Chat messages the replay's log shows: the last said by the step shown."""
+
+PHASES: Final[Mapping[str, str]] = {
+    "fill": N_("fill step"),
+    "serve": N_("serving"),
+    "over": N_("game over"),
+}
+"""The view's phase -> its words in the replay's sub-title."""
+
+MOVE_KINDS: Final[Mapping[str, str]] = {
+    "place": N_("place fish"),
+    "take_back": N_("take back"),
+    "ready": N_("ready"),
+    "unready": N_("not ready"),
+    "buy_crate": N_("buy a crate"),
+    "serve": N_("serve"),
+    "propose": N_("propose"),
+    "accept": N_("accept"),
+    "decline": N_("decline"),
+    "withdraw": N_("withdraw"),
+    "end_turn": N_("end the turn"),
+}
+"""Each action type (rules/actions.py) as the replay's bar says it."""
+
+MOVE_FIELDS: Final[Mapping[str, str]] = {
+    "cards": N_("cards"),
+    "crate": N_("crate"),
+    "client": N_("client"),
+    "fish": N_("fish"),
+    "glacons": N_("glaçons"),
+    "arrivages": N_("arrivages"),
+    "seller": N_("seller"),
+    "coins": N_("coins"),
+    "seller_glacons": N_("seller's glaçons"),
+    "seller_arrivages": N_("seller's arrivages"),
+    "buyer_glacons": N_("buyer's glaçons"),
+    "buyer_arrivages": N_("buyer's arrivages"),
+    "counter": N_("counter to"),
+    "proposal": N_("offer"),
+}
+"""Each action field (rules/actions.py) as the replay's bar names it."""
 
 
 def replay_titles(snap: TableSnapshot) -> tuple[str, str]:
@@ -77,13 +120,15 @@ class ReplayHand(HandView, can_focus=False):
         return False
 
     def _hint(self) -> str:
-        return "[dim]Replay: hands as this seat saw them.[/]"
+        return "[dim]" + _("Replay: hands as this seat saw them.") + "[/]"
 
 
 class TurnDialog(ModalScreen[int | None]):
     """Asks for a turn number; dismissed with it, or ``None`` on Escape."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel"), key_display=N_("esc"))
+    ]
 
     def __init__(self, turns: int) -> None:
         """Args: turns: the last turn of the game (the highest accepted)."""
@@ -92,9 +137,10 @@ class TurnDialog(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         """A one-line input."""
+        translate_bindings(self)
         with Vertical(id="dialog", classes="small") as box:
-            box.border_title = "Go to turn"
-            yield Static(f"Turn number, 1 to {self.turns}, then Enter:")
+            box.border_title = _("Go to turn")
+            yield Static(_("Turn number, 1 to {turns}, then Enter:").format(turns=self.turns))
             yield Input(placeholder=f"1–{self.turns}", type="integer", id="turn")
 
     @on(Input.Submitted)
@@ -110,7 +156,7 @@ class TurnDialog(ModalScreen[int | None]):
 
 def _seat_bindings() -> list[BindingType]:
     return [
-        Binding(str(i + 1), f"point_of_view({i})", "Seat", key_display="1–5", show=i == 0)
+        Binding(str(i + 1), f"point_of_view({i})", N_("Seat"), key_display="1–5", show=i == 0)
         for i in range(5)
     ]
 
@@ -123,21 +169,23 @@ class ReplayScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "Next", key_display="→", priority=True),
-        Binding("left", "step(-1)", "Back", key_display="←", priority=True),
+        Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
+        Binding("left", "step(-1)", N_("Back"), key_display="←", priority=True),
         Binding(
-            "down,right_square_bracket", "turn(1)", "Next turn", key_display="↓", priority=True
+            "down,right_square_bracket", "turn(1)", N_("Next turn"), key_display="↓", priority=True
         ),
-        Binding("up,left_square_bracket", "turn(-1)", "Turn back", key_display="↑", priority=True),
-        Binding("home", "jump(0)", "Deal", show=False, priority=True),
-        Binding("end", "jump(-1)", "End", show=False, priority=True),
-        Binding("g", "go_to_turn", "Go to turn", priority=True),
-        Binding("v", "cycle_view", "Point of view", priority=True),
-        Binding("0", "point_of_view('public')", "Public", show=False, priority=True),
+        Binding(
+            "up,left_square_bracket", "turn(-1)", N_("Turn back"), key_display="↑", priority=True
+        ),
+        Binding("home", "jump(0)", N_("The deal"), show=False, priority=True),
+        Binding("end", "jump(-1)", N_("End"), show=False, priority=True),
+        Binding("g", "go_to_turn", N_("Go to turn"), priority=True),
+        Binding("v", "cycle_view", N_("Point of view"), priority=True),
+        Binding("0", "point_of_view('public')", N_("Public"), show=False, priority=True),
         *_seat_bindings(),
-        Binding("a", "point_of_view('all')", "Every hand", priority=True),
-        Binding("enter", "results", "Results", priority=True),
-        Binding("q", "app.quit", "Quit", priority=True),
+        Binding("a", "point_of_view('all')", N_("Every hand"), priority=True),
+        Binding("enter", "results", N_("Results"), priority=True),
+        Binding("q", "app.quit", N_("Quit"), priority=True),
         # Under 100 columns one secondary pane shows at a time (screens/board.py).
         *(
             Binding(key, f"pane('{name}')", name, show=False, priority=True)
@@ -162,6 +210,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """The table screen's layout, a bar saying where we are, and the keys."""
+        translate_bindings(self)  # the footer in the current language
         yield from compose_board(
             ReplayHand(id="hand"), Static(id="bar"), below_hand=[AllHands(id="hands")]
         )
@@ -173,7 +222,7 @@ class ReplayScreen(Screen[None]):
         """Show the first step."""
         self._live = True
         self.query_one(OffersList).can_focus = False
-        self.title = "Poissonnier — replay"
+        self.title = _("Poissonnier — replay")
         self._show()
 
     # --- what is shown ---------------------------------------------------------------------------
@@ -193,11 +242,12 @@ class ReplayScreen(Screen[None]):
     def pov_name(self, pov: PointOfView) -> str:
         """``"public view"``, ``"Ana (seat 1)"`` or ``"every hand"``."""
         if pov is None:
-            return "public view"
+            return _("public view")
         if pov == ALL_HANDS:
-            return "every hand"
+            return _("every hand")
         assert isinstance(pov, int)
-        return f"{self.seats[pov].name or 'Seat'} (seat {pov + 1})"
+        name = self.seats[pov].name or _("Seat")
+        return _("{name} (seat {n})").format(name=name, n=pov + 1)
 
     def _show(self) -> None:
         if not self._live:
@@ -232,21 +282,39 @@ class ReplayScreen(Screen[None]):
         for said in replay.chat_at(step)[-CHAT_SHOWN:]:  # the table's talk by this step
             log.add_chat(ChatLine(said.seat, said.name, said.text).rich())
         self.query_one("#bar", Static).update(self.bar_text())
-        phase = {"fill": "fill step", "serve": "serving", "over": "game over"}[snap.phase]
-        self.sub_title = f"Turn {snap.view['turn']} · {phase} · {replay.path.name}"
+        phase = _(PHASES[snap.phase])
+        self.sub_title = _("Turn {turn} · {phase} · {file}").format(
+            turn=snap.view["turn"], phase=phase, file=replay.path.name
+        )
         self.refresh_bindings()
 
     def bar_text(self) -> str:
         """Where we are, from where, what just happened, and what the replay may show."""
         replay, step = self.replay, self.step
-        state = "finished" if replay.finished else "not over: hands stay private (RULES.md §9)"
+        where = {
+            "step": step,
+            "steps": replay.steps,
+            "turn": replay.turn_at(step),
+            "turns": replay.turns,
+            "pov": escape(self.pov_name(self.pov)),
+        }
+        if replay.finished:
+            head = _(
+                "[b]Step {step}/{steps}[/b] · turn {turn}/{turns} · "
+                "point of view: [b]{pov}[/b] · game finished"
+            )
+        else:
+            head = _(
+                "[b]Step {step}/{steps}[/b] · turn {turn}/{turns} · point of view: [b]{pov}[/b] "
+                "· game not over: hands stay private (RULES.md §9)"
+            )
         lines = [
-            f"[b]Step {step}/{replay.steps}[/b] · turn {replay.turn_at(step)}/{replay.turns} · "
-            f"point of view: [b]{self.pov_name(self.pov)}[/b] · game {state}",
-            escape(replay.move_text(step, self.pov)),
+            head.format(**where),
+            escape(move_words(replay, step, self.pov, MOVE_KINDS, MOVE_FIELDS)),
         ]
         if replay.problem:
-            lines.append(f"[$warning]The replay stops early: {escape(replay.problem)}[/]")
+            stops = _("The replay stops early: {problem}").format(problem=escape(replay.problem))
+            lines.append(f"[$warning]{stops}[/]")
         return "\n".join(lines)
 
     def shown_hands(self) -> dict[int, list[str]]:
@@ -320,10 +388,12 @@ class ReplayScreen(Screen[None]):
         if self.replay.allowed(wanted):
             self.pov = wanted
         elif isinstance(wanted, int) and wanted >= len(self.seats):
-            self.notify(f"There is no seat {wanted + 1} at this table.", severity="warning")
+            self.notify(
+                _("There is no seat {n} at this table.").format(n=wanted + 1), severity="warning"
+            )
         else:
             self.notify(
-                "This game is not over: only the public view and your own seat can be shown.",
+                _("This game is not over: only the public view and your own seat can be shown."),
                 severity="warning",
             )
 

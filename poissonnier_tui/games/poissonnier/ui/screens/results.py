@@ -19,9 +19,15 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
+from poissonnier_tui.games.poissonnier.ui.describe import (
+    and_list,
+    names_list,
+    step_name,
+    step_reason,
+)
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 
 def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]:
@@ -54,8 +60,8 @@ class ResultsScreen(Screen[None]):
     CSS_PATH = "results.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
-        Binding("escape", "back", "Back to the table"),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),  # the footer shows ^q
+        Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
         Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
@@ -73,27 +79,34 @@ class ResultsScreen(Screen[None]):
         """Banner, scores, steps, seed."""
         snap, result = self.snapshot, self.result
         winners = [int(w) for w in result.get("winners", [])]
+        translate_bindings(self)  # the footer in the current language
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
             with Vertical(id="scores-box") as box:
-                box.border_title = "Final tallies (RULES.md §8)"
+                box.border_title = _("Final tallies (RULES.md §8)")
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
             with Vertical(id="steps-box") as box:
-                box.border_title = "How the winner was found"
+                box.border_title = _("How the winner was found")
                 for step in numbered_steps(result, len(result.get("scores", []))):
                     out = step.get("eliminated")
-                    verdict = (
-                        f"[b]{escape(snap.name(int(out)))}[/b] out: " if out is not None else ""
-                    )
-                    why = humanize(snap, str(step.get("why", "")))
-                    head = f"[b]{escape(str(step.get('step', '')))}[/b]"
-                    yield Static(f"{head} — {verdict}{why}", classes="step")
+                    why = step_reason(snap, str(step.get("why", "")))
+                    if out is not None:
+                        why = _("[b]{name}[/b] out: {why}").format(
+                            name=escape(snap.name(int(out))), why=why
+                        )
+                    head = f"[b]{escape(step_name(str(step.get('step', ''))))}[/b]"
+                    yield Static(f"{head} — {why}", classes="step")
             seed = result.get("seed")
             turns = result.get("turns", snap.view.get("turn"))
             yield Static(
-                f"[dim]{turns} turns · seed {seed}: "
-                "the same seed and moves replay this game (R3).[/]",
+                "[dim]"
+                + ngettext(
+                    "{turns} turn · seed {seed}: the same seed and moves replay this game (R3).",
+                    "{turns} turns · seed {seed}: the same seed and moves replay this game (R3).",
+                    int(turns or 0),
+                ).format(turns=turns, seed=seed)
+                + "[/]",
                 id="seed",
             )
         yield Footer()
@@ -103,21 +116,25 @@ class ResultsScreen(Screen[None]):
         snap = self.snapshot
         if self.result.get("shared"):
             together = names_list(snap, winners)
-            return (
-                "[b]Shared victory![/b]  « Montez une poissonnerie ensemble ! »\n"
-                f"{together[:1].upper()}{together[1:]} open a fish shop together."
-            )
+            if snap.me in winners:
+                others = and_list([escape(snap.name(w)) for w in winners if w != snap.me])
+                line = _("You and {names} open a fish shop together.").format(names=others)
+            else:
+                line = _("{names} open a fish shop together.").format(names=together)
+            return _("[b]Shared victory![/b]  « Montez une poissonnerie ensemble ! »") + "\n" + line
         if not winners:
-            return "[b]Nobody won.[/b]"
+            return "[b]" + _("Nobody won.") + "[/b]"
         if snap.me in winners:
-            return "[b]You won![/b]\nThe best fishmonger on the market."
-        return f"[b]{escape(snap.name(winners[0]))} won.[/b]\nThe best fishmonger on the market."
+            return _("[b]You won![/b]\nThe best fishmonger on the market.")
+        return _("[b]{name} won.[/b]\nThe best fishmonger on the market.").format(
+            name=escape(snap.name(winners[0]))
+        )
 
     def on_mount(self) -> None:
         """Fill the scores table, winners first."""
         snap, result = self.snapshot, self.result
         table = self.query_one("#scores", DataTable)
-        table.add_columns("Player", "Coins", "Clients", "Stamps", "")
+        table.add_columns(_("Player"), _("Coins"), _("Clients"), _("Stamps"), "")
         winners = {int(w) for w in result.get("winners", [])}
         steps = list(result.get("steps", []))
         out_at = {  # seat -> index of the step that eliminated it
@@ -130,14 +147,14 @@ class ResultsScreen(Screen[None]):
         )
         for s in scores:
             seat = int(s["seat"])
-            mark = (
-                Text("winner", style="bold green")
-                if seat in winners
-                else Text(
-                    f"out: {steps[out_at[seat]]['step']}" if seat in out_at else "", style="dim"
-                )
-            )
-            name = snap.name(seat) + (" (you)" if seat == snap.me else "")
+            if seat in winners:
+                mark = Text(_("winner"), style="bold green")
+            elif seat in out_at:
+                step = step_name(str(steps[out_at[seat]]["step"]))
+                mark = Text(_("out: {step}").format(step=step), style="dim")
+            else:
+                mark = Text("", style="dim")
+            name = snap.name(seat) + (_(" (you)") if seat == snap.me else "")
             table.add_row(
                 Text(name, style="bold" if seat in winners else ""),
                 Text(str(s["coins"]), justify="right"),

@@ -47,7 +47,7 @@ class ServeDialog(ModalScreen[ServeResult]):
     CSS_PATH = "serve_dialog.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", N_("Cancel")),
+        Binding("escape", "cancel", N_("Cancel"), key_display=N_("esc")),
         Binding("d", "deal", N_("Ask for it with a deal")),
     ]
 

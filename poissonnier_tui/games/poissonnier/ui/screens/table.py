@@ -48,6 +48,12 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
+from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import (
+    NO_PRICE,
+    PriceAnswer,
+    PriceDialog,
+    ReasonDialog,
+)
 from poissonnier_tui.games.poissonnier.ui.screens.board import (
     HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS,
@@ -69,7 +75,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
-from poissonnier_tui.shell.messages import DraftChosen, MoveChosen
+from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
@@ -145,11 +151,15 @@ class TableScreen(Screen[None]):
         Binding("d", "deal", N_("Deal"), priority=True),
         Binding("a", "accept", N_("Accept"), priority=True),
         Binding("x", "decline", N_("Decline"), priority=True),
+        # Not in the footer (kept short; the help lists them): n declines saying why, y
+        # answers a price question (its toast names the key).
+        Binding("n", "decline_why", N_("No, because…"), show=False, priority=True),
+        Binding("y", "price_question", N_("Your price?"), show=False, priority=True),
         Binding("x", "withdraw", N_("Withdraw"), priority=True),
         Binding("c", "counter", N_("Counter"), priority=True),
         Binding("e", "end_turn", N_("End turn"), priority=True),
         Binding("enter", "app.results", N_("Results"), priority=True),
-        Binding("escape", "cancel", N_("Cancel"), priority=True),
+        Binding("escape", "cancel", N_("Cancel"), key_display=N_("esc"), priority=True),
         Binding(
             "pageup", "scroll_log(-1)", N_("Log ↑"), key_display="PgUp", show=False, priority=True
         ),
@@ -170,6 +180,9 @@ class TableScreen(Screen[None]):
 
     announce_offers = True
     """Toast each new offer made to this player (off when a bot plays the seat)."""
+
+    _price_question: tuple[int, dict[str, Any]] | None = None
+    """The last price question another seat asked this player, unanswered (``y``)."""
 
     # --- typed accessors -----------------------------------------------------------------------
 
@@ -401,8 +414,10 @@ class TableScreen(Screen[None]):
             return serving
         if action in {"accept", "counter"}:
             return serving and self._answerable() is not None
-        if action == "decline":
+        if action in {"decline", "decline_why"}:
             return serving and self._answerable() is not None
+        if action == "price_question":
+            return self._price_question is not None
         if action == "withdraw":
             return serving and self._answerable() is None and self._withdrawable() is not None
         if action == "end_turn":
@@ -604,6 +619,45 @@ class TableScreen(Screen[None]):
         p = self._answerable()
         if p is not None:
             self.send(to_wire(Decline(int(p["id"]))))
+
+    def action_decline_why(self) -> None:
+        """Decline the offer made to you, saying why and maybe at what price (§4)."""
+        p, snap = self._answerable(), self.snapshot
+        if p is not None and snap is not None:
+            self.app.push_screen(ReasonDialog(snap, p), self._declined)
+
+    def _declined(self, decline: dict[str, Any] | None) -> None:
+        if decline is not None:
+            self.send(decline)
+
+    def price_asked(self, by: int, deal: Mapping[str, Any]) -> None:
+        """Seat ``by`` asks your price on ``deal`` (``net/prices.py``): asked at once when the
+        table is in front, else kept for ``y``; no obligation to answer."""
+        self._price_question = (by, dict(deal))
+        self.refresh_bindings()
+        if self.app.screen is self:
+            self.action_price_question()
+        elif self.snapshot is not None:
+            self.notify(
+                _("{name} asks your price: y at the table answers.").format(
+                    name=self.snapshot.name(by)
+                )
+            )
+
+    def action_price_question(self) -> None:
+        """``y``: answer the last price question (a price, no price, or nothing)."""
+        question, snap = self._price_question, self.snapshot
+        if question is None or snap is None:
+            return
+        self._price_question = None
+        self.refresh_bindings()
+        by, deal = question
+
+        def answered(coins: PriceAnswer) -> None:
+            if coins is not None:
+                self.post_message(PriceGiven(by, deal, None if coins == NO_PRICE else coins))
+
+        self.app.push_screen(PriceDialog(snap, by, deal), answered)
 
     def action_withdraw(self) -> None:
         """Withdraw your own open offer (§4)."""

@@ -53,7 +53,7 @@ class GameLog(RichLog):
 
     def on_mount(self) -> None:
         """Title the pane."""
-        self.border_title = "Log"
+        self.border_title = _("Log")
 
     def watch_snapshot(self, snap: TableSnapshot | None) -> None:
         """Write the events this log has not shown yet."""

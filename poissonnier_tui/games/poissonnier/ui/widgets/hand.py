@@ -33,7 +33,8 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 TALL_TERMINAL = 44
 """Terminal rows from which hand cards are drawn two rows tall."""
@@ -53,11 +54,11 @@ class HandView(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "Freshness ↑", show=False),
-        Binding("down", "move(1)", "Freshness ↓", show=False),
-        Binding("left", "more(-1)", "One fewer", show=False),
-        Binding("right", "more(1)", "One more", show=False),
-        Binding("space", "toggle_all", "All/none", key_display="space"),
+        Binding("up", "move(-1)", N_("Freshness ↑"), show=False),
+        Binding("down", "move(1)", N_("Freshness ↓"), show=False),
+        Binding("left", "more(-1)", N_("One fewer"), show=False),
+        Binding("right", "more(1)", N_("One more"), show=False),
+        Binding("space", "toggle_all", N_("All/none"), key_display=N_("space")),
     ]
 
     snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
@@ -213,9 +214,9 @@ class HandView(Widget, can_focus=True):
         """One row per kind: name, chips (selected ones lit), and a note."""
         groups = self.groups
         if self.snapshot is None or self.snapshot.me is None:
-            return "[dim]Spectating: hands are private (RULES.md §9).[/]"
+            return "[dim]" + _("Spectating: hands are private (RULES.md §9).") + "[/]"
         if not groups:
-            return "[dim]Your hand is empty.[/]"
+            return "[dim]" + _("Your hand is empty.") + "[/]"
         selecting = self.selecting
         # Cards two rows tall on a tall terminal: they read (and click) like cards.
         width, height = self.app.size
@@ -255,7 +256,9 @@ class HandView(Widget, can_focus=True):
         return "\n".join(lines) + "\n\n" + self._hint()
 
     def on_mount(self) -> None:
-        """Colours follow the theme: draw again when it changes."""
+        """Colours follow the theme: draw again when it changes; keys in the current
+        language."""
+        translate_bindings(self)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
     def on_resize(self) -> None:
