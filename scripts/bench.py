@@ -226,14 +226,16 @@ def simulate_figures(budget: float, anchor_games_per_s: float | None) -> list[Fi
         seconds = 0.0
         deadline = time.perf_counter() + budget
         batch = 2
+        name = kind
         while time.perf_counter() < deadline and games < 400:
             cpu = time.process_time()
             report = simulate(4, batch, seed=games + 1, bot=kind)
             seconds += time.process_time() - cpu
             games += report.games
+            name = report.bots[0]  # the level simulate chose when the command names none
         figures.append(
             Figure(
-                f"simulate --players 4 --bot {kind}",
+                f"simulate --players 4 --bot {name}",
                 games / seconds,
                 "games/s",
                 "random play on the bare engine",

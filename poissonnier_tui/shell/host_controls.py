@@ -18,6 +18,7 @@ from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.i18n import _
 from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+from poissonnier_tui.shell.seats import BOT_LEVELS
 from poissonnier_tui.shell.table_app import TableApp
 
 
@@ -49,21 +50,23 @@ class HostControls(TableApp):
             )
         else:
             seen = _("It is not announced on the LAN; friends type:")
-        opened = (
-            _("Your table {name} is open on {address} (join code {code}).")
-            if code
-            else _("Your table {name} is open on {address}.")
+        where = {"name": hosted.settings.name, "address": hosted.address, "code": code}
+        if code:
+            opened = _("Your table '{name}' is open on {address} (join code {code}).")
+        else:
+            opened = _("Your table '{name}' is open on {address}.")
+        level = _(BOT_LEVELS[hosted.level]) if hosted.level in BOT_LEVELS else hosted.level
+        keys = _(
+            "b adds a {level} bot (l changes the level), x removes one, Enter starts the game."
         )
         self._say(
-            opened.format(name=repr(hosted.settings.name), address=hosted.address, code=code)
+            opened.format(**where)
             + f"\n{seen}\npoissonnier join {hosted.address}"
             + (f" --code {code}" if code else "")
             + "\n"
             + addresses_text(host_addresses(hosted.settings.interface))
             + "\n\n"
-            + _(
-                "b adds a {level} bot (l changes the level), x removes one, Enter starts the game."
-            ).format(level=hosted.level)
+            + keys.format(level=level)
         )
 
     async def action_add_bot(self) -> None:
@@ -87,7 +90,10 @@ class HostControls(TableApp):
         level = hosted.next_level()
         self._say_host_lobby(hosted)
         self.notify(
-            _("The next bot will play at the {level} level.").format(level=level), timeout=3
+            _("The next bot will play at the {level} level.").format(
+                level=_(BOT_LEVELS[level]) if level in BOT_LEVELS else level
+            ),
+            timeout=3,
         )
 
     async def action_remove_bot(self) -> None:

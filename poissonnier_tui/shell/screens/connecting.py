@@ -23,7 +23,7 @@ from textual.widgets import Footer, Header, LoadingIndicator, Static
 
 from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 
 class ConnectingScreen(Screen[None]):
@@ -40,8 +40,8 @@ class ConnectingScreen(Screen[None]):
         Binding("c", "app.stop_reconnecting", N_("Stop reconnecting")),
     ]
 
-    message: reactive[str] = reactive("")
-    """What is happening, in words."""
+    message: reactive[str] = reactive(N_("Setting up…"))
+    """What is happening, in words (translated when shown: the default is only marked)."""
     failed: reactive[bool] = reactive(False)
     """Joining failed; :attr:`message` says why."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive(())
@@ -93,9 +93,9 @@ class ConnectingScreen(Screen[None]):
             return  # not shown yet, or the app is exiting (its shutdown removes our widgets)
         self.query_one("#spinner").display = not self.failed
         text = (
-            _("[b $error]Could not join:[/] {why}").format(why=escape(self.message))
+            _("[b $error]Could not join:[/] {reason}").format(reason=escape(_(self.message)))
             if self.failed
-            else escape(self.message)
+            else escape(_(self.message))
         )
         self.query_one("#message", Static).update(text)
         lines = []
@@ -105,5 +105,5 @@ class ConnectingScreen(Screen[None]):
             else:
                 kind = " [dim]" + _("(bot)") + "[/]" if seat.kind == "bot" else ""
                 away = "" if seat.connected else " [$warning]" + _("(disconnected)") + "[/]"
-                lines.append(f"  {i + 1}. [b]{escape(seat.name)}[/b]{kind}{away}")
+                lines.append(f"  {i + 1}. [b]{escape(shown_name(seat))}[/b]{kind}{away}")
         self.query_one("#seats", Static).update("\n".join(lines))

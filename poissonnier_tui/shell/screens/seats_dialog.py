@@ -26,20 +26,23 @@ from textual.widgets.option_list import Option
 
 from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 
 def seat_line(seat: int, label: SeatLabel, stand_in: bool) -> tuple[Text, bool]:
     """The line for one seat and whether Enter can do something with it."""
     text = Text(f"{seat + 1}. ")
-    text.append(label.name or _("open"), style="bold")
+    text.append(shown_name(label) or _("open"), style="bold")
     if label.kind == "bot" and stand_in:
         return text.append("  " + _("played by a bot — Enter: give it back"), style="yellow"), True
     if label.kind == "bot":
         return text.append("  " + _("bot"), style="dim"), False
+    if label.kind == "open":
+        return text, False  # nobody there: nothing to say, nothing to do
     if label.kind == "human" and not label.connected:
-        away = "  " + _("disconnected — Enter: a bot plays for them")
-        return text.append(away, style="red"), True
+        return text.append(
+            "  " + _("disconnected — Enter: a bot plays for them"), style="red"
+        ), True
     return text.append("  " + _("connected"), style="green"), False
 
 

@@ -26,21 +26,33 @@ from poissonnier_tui.games.gofish.rules.cards import (
     suit_of,
 )
 from poissonnier_tui.games.gofish.rules.view import legal_from_view
-from poissonnier_tui.i18n import _, ngettext
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.i18n import _, ngettext, pgettext
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 View = Mapping[str, Any]
 """A Go Fish view map as the server sends it."""
 
 
+def rank_label(rank: str) -> str:
+    """A rank as the player's decks print it: the faces ``J Q K`` in English, ``V D R``
+    (valet, dame, roi) in French (docs/GLOSSARY.md); the others as they are."""
+    faces = {
+        "J": pgettext("card rank", "J"),
+        "Q": pgettext("card rank", "Q"),
+        "K": pgettext("card rank", "K"),
+    }
+    return faces.get(rank, rank)
+
+
 def card_text(card: str) -> str:
-    """A card id as players read it: ``"10H"`` -> ``"10♥"``."""
-    return rank_of(card) + SUIT_SYMBOLS[suit_of(card)]
+    """A card id as players read it: ``"10H"`` -> ``"10♥"``, ``"QS"`` -> ``"Q♠"`` (``"D♠"``
+    in French)."""
+    return rank_label(rank_of(card)) + SUIT_SYMBOLS[suit_of(card)]
 
 
 def rank_plural(rank: str) -> str:
     """A rank named as a group: ``"7"`` -> ``"7s"``, ``"Q"`` -> ``"Qs"``."""
-    return _("{rank}s").format(rank=rank)
+    return _("{rank}s").format(rank=rank_label(rank))
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,7 @@ class GoFishSnapshot:
 
     def name(self, seat: int) -> str:
         """The lobby's name for ``seat``, ``"Seat N"`` (1-based) when it has none."""
-        label = self.seats[seat].name if 0 <= seat < len(self.seats) else ""
+        label = shown_name(self.seats[seat]) if 0 <= seat < len(self.seats) else ""
         return label or _("Seat {n}").format(n=seat + 1)
 
     def who(self, seat: int) -> str:
@@ -225,8 +237,10 @@ def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
     if kind == "book":
         seat, rank = int(event["seat"]), str(event["rank"])
         if seat == snap.me:
-            return _("You laid down a book of {rank}s.").format(rank=rank)
-        return _("{who} laid down a book of {rank}s.").format(who=snap.name(seat), rank=rank)
+            return _("You laid down a book of {rank}s.").format(rank=rank_label(rank))
+        return _("{who} laid down a book of {rank}s.").format(
+            who=snap.name(seat), rank=rank_label(rank)
+        )
     if kind == "stock_empty":
         return _("The stock is empty.")
     if kind == "over":

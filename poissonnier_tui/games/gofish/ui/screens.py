@@ -28,7 +28,7 @@ from textual.widgets import Footer, Header, Static
 
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
-from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text
+from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text, rank_label
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
@@ -36,7 +36,18 @@ from poissonnier_tui.shell.replay_moves import move_words
 from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.seats import SeatLabel
 
-RANK_KEYS: Final[dict[str, str]] = {("0" if r == "10" else r.lower()): r for r in RANKS}
+
+def rank_key(rank: str) -> str:
+    """The key that asks for ``rank``: its label in lower case (``"0"`` for 10), so
+    ``q`` for a queen in English and ``d`` (dame) in French."""
+    return "0" if rank == "10" else rank_label(rank).lower()
+
+
+def rank_keys() -> dict[str, str]:
+    """Each rank key in the current language -> the rank it asks for."""
+    return {rank_key(r): r for r in RANKS}
+
+
 """Key -> rank: ``a`` ``2``–``9`` ``0`` (10) ``j`` ``q`` ``k``."""
 
 SUIT_KEYS: Final[dict[str, str]] = {s.lower(): s for s in SUITS}
@@ -74,7 +85,7 @@ def hand_text(snap: GoFishSnapshot, *, compact: bool = False) -> str:
         return _("[dim]No cards in your hand.[/]")
     lines = []
     for rank, held in groups:
-        key = "0" if rank == "10" else rank.lower()
+        key = rank_key(rank)
         cards = " ".join(card_text(c) for c in held)
         lines.append(f"[b]{escape('[' + key + ']')}[/b] {escape(cards)}")
     return ("    " if compact else "\n").join(lines)
@@ -90,7 +101,7 @@ def others_text(snap: GoFishSnapshot, *, pick: int | None = None) -> str:
         books = snap.books(seat)
         booked = ngettext("{n} book", "{n} books", len(books)).format(n=len(books))
         if books:
-            booked += " (" + " ".join(books) + ")"
+            booked += " (" + " ".join(rank_label(b) for b in books) + ")"
         marks = "▶" if seat == snap.active and not snap.over else " "
         head = f"{marks}[b]{seat + 1}[/b] {escape(snap.who(seat))}"
         if seat == pick:
@@ -100,7 +111,9 @@ def others_text(snap: GoFishSnapshot, *, pick: int | None = None) -> str:
             line += " " + _("[dim](out of play)[/]")
         known = snap.known_ranks(seat) if seat != snap.me else []
         if known:
-            line += " · " + _("[dim]holds {ranks}[/]").format(ranks=" ".join(known))
+            line += " · " + _("[dim]holds {ranks}[/]").format(
+                ranks=" ".join(rank_label(r) for r in known)
+            )
         lines.append(line)
     return "\n".join(lines)
 
@@ -229,11 +242,12 @@ class TableScreen(BoardScreen):
             return note + _("[b]Your turn.[/b] Press the number of the player to ask.")
         who = escape(snap.name(self.target))
         if self.rank is None:
-            return note + _("Ask {who} for which rank? a 2–9 0 j q k (Escape: start over)").format(
-                who=who
-            )
+            faces = " ".join(rank_key(r) for r in ("J", "Q", "K"))
+            return note + _(
+                "Ask {who} for which rank? a 2–9 0 {faces} (Escape: start over)"
+            ).format(who=who, faces=faces)
         return note + _("Ask {who} for which {rank}? c ♣ d ♦ h ♥ s ♠").format(
-            who=who, rank=self.rank
+            who=who, rank=rank_label(self.rank)
         )
 
     def _targets(self) -> list[int]:
@@ -265,8 +279,8 @@ class TableScreen(BoardScreen):
                 self.refresh_board()
             return
         if self.rank is None:
-            if key in RANK_KEYS:
-                rank = RANK_KEYS[key]
+            if key in rank_keys():
+                rank = rank_keys()[key]
                 event.stop()
                 if not any(a["rank"] == rank for a in snap.legal):
                     self.note = _("You can only ask for a rank you hold (§3).")
@@ -340,7 +354,7 @@ def results_text(snap: GoFishSnapshot) -> str:
     for s in scores:
         seat, count = int(s["seat"]), int(s["books"])
         books = ngettext("{n} book", "{n} books", count).format(n=count)
-        ranks = " ".join(s.get("ranks", []))
+        ranks = " ".join(rank_label(str(r)) for r in s.get("ranks", []))
         mark = "★ " if seat in winners else "  "
         lines.append(f"{mark}[b]{escape(snap.who(seat))}[/b]: {books}  {escape(ranks)}")
     lines += [
@@ -397,6 +411,8 @@ class ReplayScreen(BoardScreen):
         def value(field: str, raw: object) -> str:
             if field == "target" and isinstance(raw, int):
                 return names.name(raw)
+            if field == "rank":
+                return rank_label(str(raw))
             return SUIT_SYMBOLS.get(str(raw), str(raw)) if field == "suit" else str(raw)
 
         return move_words(self.replay, self.step, self.pov, MOVE_KINDS, MOVE_FIELDS, value)
@@ -421,4 +437,4 @@ class ReplayScreen(BoardScreen):
         self.refresh_board()
 
 
-__all__ = ["RANK_KEYS", "SUIT_KEYS", "SUIT_SYMBOLS", "ReplayScreen", "ResultsScreen", "TableScreen"]
+__all__ = ["SUIT_KEYS", "SUIT_SYMBOLS", "ReplayScreen", "ResultsScreen", "TableScreen"]

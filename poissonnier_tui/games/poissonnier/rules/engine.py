@@ -164,7 +164,7 @@ def _log(state: GameState, event: Event) -> None:
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
     firsts = "".join([f[0] for f in fish])
-    if len(firsts) > 1 and firsts.count(firsts[0]) != len(firsts):  # a crate's are all alike
+    if len(firsts) > 1 and firsts.count(firsts[0]) != len(firsts):  # one crate: one code, no sort
         return "".join(sorted(firsts, key=_CODE_ORDER.__getitem__))
     return firsts
 

@@ -183,7 +183,14 @@ def serve_plans(
     if client.kind is ClientKind.INSPECTOR:
         return []
     size = client.size
-    counts = tuple(min(fish.get(code, 0), size) for code in _FISH_CODES)
+    get = fish.get
+    counts = (  # in _FISH_CODES order, spelt out: this runs for every client asked about
+        min(get("T", 0), size),
+        min(get("F", 0), size),
+        min(get("M", 0), size),
+        min(get("D", 0), size),
+        min(get("P", 0), size),
+    )
     return list(_cached_plans(client, counts, min(glacons, size), min(arrivages, size)))
 
 

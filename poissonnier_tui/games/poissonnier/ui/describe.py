@@ -7,6 +7,14 @@ status line speak the same language. The markup uses only the subset that
 Textual content markup and Rich markup share (``[b]``, ``[dim]``, ``[reverse]``,
 ``[#fff on #000]``), because the log is a ``RichLog``. Player names come from
 the lobby frame and are escaped: a name is data, never markup.
+
+Every sentence comes from the message catalogue in the language chosen now
+(poissonnier_tui/i18n.py), whole: a sentence about this client's own seat is
+a message of its own ("[b]You[/b] ended the turn.", not "{name} ended the
+turn." with "You" put in), counts go through ``ngettext``, and placeholders
+are named. The log keeps events as codes and parameters, so a replay reads in
+the viewer's language; the scorer's English reasons (rules/scoring.py) are
+matched and said again from the catalogue (:func:`step_reason`).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import Any
 from poissonnier_tui.games.poissonnier.reader import Offer, SeatView
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.i18n import _
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 View = Mapping[str, Any]
 """A view map as received from the server
@@ -49,7 +49,7 @@ class TableSnapshot:
         count = int(self.view.get("players", len(self.seats)))
         names = []
         for i in range(count):
-            label = self.seats[i].name if i < len(self.seats) else ""
+            label = shown_name(self.seats[i]) if i < len(self.seats) else ""
             names.append(label or _("Seat {n}").format(n=i + 1))
         object.__setattr__(self, "_names", tuple(names))
 

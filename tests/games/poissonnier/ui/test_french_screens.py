@@ -60,8 +60,8 @@ async def test_the_table_log_speaks_french_in_whole_sentences() -> None:
         log = " ".join(log_lines(app.table.query_one(GameLog))).replace(NBSP, " ")
         assert "Nouvelle partie à 4 joueurs ; vous jouez en premier (R4)." in log, log
         assert "Tour 1 : vous" in log, log
-        assert "Bot 1 · hard a fini de remplir ses caisses." in log, log
-        assert "Offre #1 : Bot 1 · hard vous propose" in log and "pour 2 pièces" in log, log
+        assert "Bot 1 · difficile a fini de remplir ses caisses." in log, log
+        assert "Offre #1 : Bot 1 · difficile vous propose" in log and "pour 2 pièces" in log, log
         for english in ("New game", "declared ready", "offers you", "Turn 1", "coins"):
             assert english not in log, (english, log)
 
