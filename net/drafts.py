@@ -35,6 +35,10 @@ DRAFT_SECONDS: Final = 20.0
 DRAFTS_PER_WAIT: Final = 3
 """Drafts a seat may start while the table waits on the same seats."""
 
+ANSWER_SECONDS: Final = 20.0
+"""Longest an offer waits for its answer before the table withdraws it, in seconds
+(``net/answers.py``; as long as a bot waits before it withdraws its own)."""
+
 
 @dataclass(frozen=True)
 class DraftRules:
@@ -43,10 +47,13 @@ class DraftRules:
     Attributes:
         seconds: See :data:`DRAFT_SECONDS`; 0 turns drafting off (no hold).
         per_wait: See :data:`DRAFTS_PER_WAIT`.
+        answer_seconds: See :data:`ANSWER_SECONDS`; 0: offers wait for their
+            answer until they lapse (no countdown).
     """
 
     seconds: float = DRAFT_SECONDS
     per_wait: int = DRAFTS_PER_WAIT
+    answer_seconds: float = ANSWER_SECONDS
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,13 @@ class DraftHolds:
         self._until[seat] = until
         self._wake()
         return until
+
+    def moved_on(self, waiting: frozenset[int]) -> None:
+        """The table now waits on ``waiting`` (called after every accepted move): a change
+        starts a new count of drafts, so that waiting on the same seats again later (the
+        same bot's next turn) is a new wait."""
+        if waiting != self._wait_key:
+            self._wait_key, self._counts = waiting, {}
 
     def end(self, seat: int) -> bool:
         """``seat``'s draft is over (sent, closed, left); whether it was drafting."""

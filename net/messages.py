@@ -63,6 +63,8 @@ _VIEW_SPEC: Final = Plain(max_depth=64, max_nodes=1 << 20, max_str=1 << 20)
 _NAME: Final = Str(1, NAME_MAX, printable=True)
 _TEXT: Final = Str(0, 1024)
 _SEAT: Final = Int(0, 255)
+_ANSWER_TIME: Final = Record({"id": Int(0), "ms": Int(0)}, open=True)
+"""One offer's time left in a view (``View.answers_in_ms``)."""
 _SEQ: Final = Int(0, SEQ_MAX)
 PARAMS_MAX: Final = 16
 """Most parameters an :class:`ErrorReply` carries."""
@@ -313,7 +315,8 @@ class Lobby:
 class View:
     """What the recipient may know of the game now.
 
-    Wire: ``{type: "view", rev: int, view: map, ends_in_ms: int|None}``.
+    Wire: ``{type: "view", rev: int, view: map, ends_in_ms: int|None,
+    answers_in_ms?: [{id: int, ms: int}, ...]}`` (left out when empty).
 
     Sent only when what the recipient may see changed (its view or the time
     limit), so ``rev`` may skip numbers: other seats' private moves send nothing.
@@ -325,21 +328,29 @@ class View:
             the time limit of the step or turn in play runs out (then the
             table plays the default action of every seat still waited on);
             ``None`` when there is no limit now. The same for everyone.
+        answers_in_ms: ``(offer id, milliseconds)`` for each offer waiting
+            for its answer: the time left, counted from when the frame was
+            sent, before the table withdraws it (``net/answers.py``). The
+            same for everyone.
     """
 
     TYPE: ClassVar[str] = "view"
     rev: int
     view: Wire
     ends_in_ms: int | None = None
+    answers_in_ms: tuple[tuple[int, int], ...] = ()
 
     def to_wire(self) -> Wire:
         """The wire map of this message."""
-        return {
+        wire = {
             "type": self.TYPE,
             "rev": self.rev,
             "view": self.view,
             "ends_in_ms": self.ends_in_ms,
         }
+        if self.answers_in_ms:
+            wire["answers_in_ms"] = [{"id": offer, "ms": ms} for offer, ms in self.answers_in_ms]
+        return wire
 
 
 @dataclass(frozen=True)
@@ -542,8 +553,17 @@ _SERVER: Final[dict[str, _Parser]] = {
         ),
     ),
     View.TYPE: (
-        _record({"rev": Int(0), "view": _VIEW_SPEC}, {"ends_in_ms": Nullable(Int(0))}, open=True),
-        lambda m: View(rev=m["rev"], view=m["view"], ends_in_ms=m.get("ends_in_ms")),
+        _record(
+            {"rev": Int(0), "view": _VIEW_SPEC},
+            {"ends_in_ms": Nullable(Int(0)), "answers_in_ms": ListOf(_ANSWER_TIME, hi=256)},
+            open=True,
+        ),
+        lambda m: View(
+            rev=m["rev"],
+            view=m["view"],
+            ends_in_ms=m.get("ends_in_ms"),
+            answers_in_ms=tuple((a["id"], a["ms"]) for a in m.get("answers_in_ms") or ()),
+        ),
     ),
     Ack.TYPE: (_record({"seq": _SEQ}, open=True), lambda m: Ack(m["seq"])),
     Drafting.TYPE: (

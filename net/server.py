@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import msgpack
 
+from net.answers import AnswerClock
 from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said, Talking, Voice
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
@@ -339,6 +340,12 @@ class TableServer:
             holds=self._drafts,
             bot_patience=bot_patience,
         )
+        self._answers = AnswerClock(
+            (drafts or DraftRules()).answer_seconds,
+            lambda: self._table.match,
+            self._submit,
+            time.monotonic,
+        )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
         self._conns: set[FramedConnection] = set()
@@ -416,6 +423,7 @@ class TableServer:
             reason = TABLE_CLOSED  # no game, no log: nothing of the table remains
         try:
             self._keeper.close()
+            self._answers.close()
             for conn in self._conns:
                 conn.send(Bye(reason).to_wire())
                 conn.close(reason)
@@ -733,6 +741,8 @@ class TableServer:
             if shown is not None:
                 client.last_view, frame = shown
                 conn.send_frame(frame)
+            for held, until in self._drafts.held_by().items():  # a late joiner hears them too
+                conn.send_frame(self._drafting_frame(held, until))
         self._maybe_auto_start()
         return client
 
@@ -980,6 +990,8 @@ class TableServer:
                 self._refuse(client, exc.code, exc.message, params=exc.params)
                 return
             self._tell_drafting(seat, until)
+            if self._answers.hold_for(seat, until):  # offers it answers wait for its draft
+                self._broadcast_views()
             loop = asyncio.get_running_loop()
             loop.call_later(max(0.0, until - time.monotonic()), self._draft_timed_out, seat, until)
 
@@ -992,10 +1004,15 @@ class TableServer:
             self._tell_drafting(seat, None)
 
     def _tell_drafting(self, seat: int, until: float | None) -> None:
-        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
-        frame = encode(Drafting(seat, ends).to_wire())
+        frame = self._drafting_frame(seat, until)
         for client in self._clients:
             client.conn.send_frame(frame)
+
+    @staticmethod
+    def _drafting_frame(seat: int, until: float | None) -> bytes:
+        """The ``drafting`` frame for ``seat``'s draft ending at ``until`` (``None``: over)."""
+        ends = None if until is None else max(0, round((until - time.monotonic()) * 1000))
+        return encode(Drafting(seat, ends).to_wire())
 
     async def _leave(self, client: _Client) -> None:
         async with self._lock:
@@ -1069,9 +1086,12 @@ class TableServer:
                     return "skipped"
             if origin is not None and seq is not None:
                 origin.conn.send(Ack(seq).to_wire())
-            self._end_draft(seat)  # its move is made: the bots carry on
+            if source != "timeout":  # its move is made: the bots carry on
+                self._end_draft(seat)
+            self._drafts.moved_on(self._table.waiting_on())
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
+            self._answers.update()  # and the offers' deadlines
             self._broadcast_views()
             if self._presence_of() != self._presence:
                 self._send_lobby()  # an absent seat's countdown started, stopped or moved
@@ -1091,6 +1111,7 @@ class TableServer:
                 log.exception("on_start failed; carrying on.")
         self._changed()
         self._keeper.update()  # first: the views carry the step's time limit
+        self._answers.update()
         self._broadcast_views()
         if self._table.phase == "over":
             self._over.set()
@@ -1105,6 +1126,7 @@ class TableServer:
     def _changed(self) -> None:
         """Seats, connections or phase changed: tell clients, timers and discovery."""
         self._keeper.update()  # first: a (dis)connection moves absence deadlines
+        self._answers.update()  # a restored table's open offers get their time
         self._send_lobby()
         if self.on_change is not None:
             try:
@@ -1166,9 +1188,11 @@ class TableServer:
         try:
             view = self._table.view(seat)
             due = self._keeper.countdown()
-            shown: bytes = msgpack.packb([view, due], use_bin_type=True)
+            answers = self._answers.deadlines()  # public: the same for everyone (§4)
+            shown: bytes = msgpack.packb([view, due, sorted(answers.items())], use_bin_type=True)
             ends_in = None if due is None else max(0, round((due - self._keeper.now()) * 1000))
-            return shown, encode(View(self._table.rev, view, ends_in).to_wire())
+            frame = View(self._table.rev, view, ends_in, tuple(self._answers.left_ms()))
+            return shown, encode(frame.to_wire())
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)
             return None

@@ -159,3 +159,33 @@ def test_code_auto_generates_an_unguessable_code_and_a_typed_code_is_kept() -> N
     assert first is not None and second is not None and first != second
     assert len(first) == 8 and set(first) <= set(CODE_ALPHABET)
     assert code("--code", "café") == "café" and code() is None
+
+
+def test_time_to_deal_is_a_table_option_of_solo_host_and_serve(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--draft-seconds`` (0: bots never wait), ``--drafts-per-wait`` and ``--answer-seconds``
+    (0: no countdown) reach the table's ``DraftRules``; their defaults are ``net.drafts``'."""
+    from net.drafts import DraftRules
+    from poissonnier_tui.cli import build_parser
+    from poissonnier_tui.commands._table_options import draft_rules, settings_from
+
+    parser = build_parser()
+    assert draft_rules(parser.parse_args([])) == DraftRules()
+    solo = parser.parse_args(["solo", "--draft-seconds", "0", "--answer-seconds", "45"])
+    assert draft_rules(solo) == DraftRules(seconds=0.0, per_wait=3, answer_seconds=45.0)
+    for command in ("host", "serve"):
+        args = parser.parse_args([command, "--draft-seconds", "12.5", "--drafts-per-wait", "1"])
+        settings = settings_from(args, host_seat=command == "host", start_when_full=False)
+        assert settings.drafts == DraftRules(seconds=12.5, per_wait=1, answer_seconds=20.0)
+    for flag, bad, says in (
+        ("--draft-seconds", "-1", "must be 0 to 3600 seconds"),
+        ("--draft-seconds", "soon", "not a number of seconds: 'soon'"),
+        ("--drafts-per-wait", "0", "not a whole number from 1 to 99: '0'"),
+        ("--answer-seconds", "9999", "must be 0 to 3600 seconds"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            parser.parse_args(["serve", flag, bad])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert flag in err and says in err

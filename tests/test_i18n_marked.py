@@ -41,7 +41,6 @@ SHOWN_ATTRIBUTES = {"title", "sub_title", "border_title", "border_subtitle", "TI
 
 NOT_YET: dict[str, str] = {
     # module (relative to poissonnier_tui/) -> who marks it
-    "games/poissonnier/ui/widgets/offers.py": "haggling branch",
 }
 """Modules other branches are changing now; they mark their strings there."""
 

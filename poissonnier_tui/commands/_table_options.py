@@ -12,6 +12,7 @@ from poissonnier_tui.commands._resume import add_resume_options
 from poissonnier_tui.i18n import _
 
 if TYPE_CHECKING:
+    from net.drafts import DraftRules
     from poissonnier_tui.games import GameEntry
     from poissonnier_tui.hosting.tables import TableSettings
 
@@ -24,21 +25,81 @@ AUTO_CODE = "auto"
 which the table's per-address back-off makes unguessable in a game's time)."""
 
 
+def _number_of_seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("not a number of seconds: {text}").format(text=repr(text))
+        ) from None
+
+
 def seconds(text: str) -> float:
     """Parse a positive number of seconds.
 
     Raises:
         argparse.ArgumentTypeError: not a number, or not above 0.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("not a number of seconds: {text}").format(text=repr(text))
-        ) from None
+    value = _number_of_seconds(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(_("must be more than 0 seconds"))
     return value
+
+
+def seconds_or_off(text: str) -> float:
+    """Parse a number of seconds from 0 (off) to 3600.
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, or out of range.
+    """
+    value = _number_of_seconds(text)
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(_("must be 0 to 3600 seconds"))
+    return value
+
+
+def draft_count(text: str) -> int:
+    """Parse how many drafts a seat may start per wait: a whole number from 1 to 99.
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number in range.
+    """
+    if not text.isdigit() or not 1 <= int(text) <= 99:
+        raise argparse.ArgumentTypeError(f"not a whole number from 1 to 99: {text!r}")
+    return int(text)
+
+
+def add_draft_options(p: argparse.ArgumentParser) -> None:
+    """``--draft-seconds --drafts-per-wait --answer-seconds``: time to deal
+    (``net.drafts.DraftRules``), read back by :func:`draft_rules`."""
+    from net.drafts import ANSWER_SECONDS, DRAFT_SECONDS, DRAFTS_PER_WAIT
+
+    p.add_argument(
+        "--draft-seconds", type=seconds_or_off, default=DRAFT_SECONDS, metavar="SECONDS",
+        help=_("how long a player preparing an offer holds the bots (default {default:g}; "
+               "0: the bots never wait)").format(default=DRAFT_SECONDS),
+    )  # fmt: skip
+    p.add_argument(
+        "--drafts-per-wait", type=draft_count, default=DRAFTS_PER_WAIT, metavar="N",
+        help=_("offers a player may prepare while the table waits on the same players, "
+               "e.g. during one bot's turn (default {default})").format(default=DRAFTS_PER_WAIT),
+    )  # fmt: skip
+    p.add_argument(
+        "--answer-seconds", type=seconds_or_off, default=ANSWER_SECONDS, metavar="SECONDS",
+        help=_("how long an offer waits for its answer before the table withdraws it "
+               "(default {default:g}; 0: until it lapses)").format(default=ANSWER_SECONDS),
+    )  # fmt: skip
+
+
+def draft_rules(args: argparse.Namespace) -> DraftRules:
+    """The time-to-deal bounds given by :func:`add_draft_options` (RULES.md §4, R25)."""
+    from net.drafts import DraftRules
+
+    return DraftRules(
+        seconds=args.draft_seconds,
+        per_wait=args.drafts_per_wait,
+        answer_seconds=args.answer_seconds,
+    )
 
 
 def port_number(text: str) -> int:
@@ -122,8 +183,8 @@ def add_patience_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_table_options(p: argparse.ArgumentParser) -> None:
-    """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators`` and
-    the bot kind, bot delay and seed."""
+    """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators``, the
+    bot kind, bot delay and seed, and time to deal (:func:`add_draft_options`)."""
     p.add_argument(
         "--table", metavar="NAME", default=None, help=_("table name (default: USER's table)")
     )
@@ -165,6 +226,7 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     add_patience_option(p)
     p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
+    add_draft_options(p)
     add_resume_options(p)
 
 
@@ -203,4 +265,5 @@ def settings_from(
         seed=args.seed,
         start_when_full=start_when_full,
         host_seat=host_seat,
+        drafts=draft_rules(args),
     )

@@ -20,8 +20,10 @@ DEFAULT_BOT_DELAY = 0.5
 
 
 def add_solo_options(p: argparse.ArgumentParser) -> None:
-    """``--game --bots --level --seed --name --bot-delay --option`` (also the bare command's)."""
+    """``--game --bots --level --seed --name --bot-delay --bot-patience --option`` and time
+    to deal (``--draft-seconds`` …), also the bare command's."""
     from poissonnier_tui.commands._table_options import (
+        add_draft_options,
         add_level_option,
         add_option_option,
         add_patience_option,
@@ -42,6 +44,7 @@ def add_solo_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     add_patience_option(p)
     add_option_option(p)
+    add_draft_options(p)
 
 
 def register(sub: Subparsers) -> None:
@@ -61,7 +64,7 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the options against the game and run the TUI; exit 2 on bad options."""
     from poissonnier_tui.commands import table_options
-    from poissonnier_tui.commands._table_options import levels_of
+    from poissonnier_tui.commands._table_options import draft_rules, levels_of
     from poissonnier_tui.games import game_entry
     from poissonnier_tui.hosting.tables import solo_settings
     from poissonnier_tui.shell.session import SoloSession
@@ -76,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"poissonnier: {exc}", file=sys.stderr)
         return 2
+    drafts = draft_rules(args)
     settings = solo_settings(
         entry.name, bots=bots, bot_kinds=levels, seed=args.seed, options=options,
-        bot_patience=args.bot_patience,
+        bot_patience=args.bot_patience, drafts=drafts,
     )  # fmt: skip
     if problems := settings.problems():
         for problem in problems:
@@ -96,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             game=entry.name,
             options=options or None,
             bot_patience=args.bot_patience,
+            drafts=drafts,
         )
     )
     app.run()

@@ -183,7 +183,8 @@ class TableSettings:
         chat: the table chat's options (``net.chat.ChatPolicy``: whether players
             hear spectators, the rate).
         drafts: how long and how often a person drafting an offer holds the
-            bots (``net.drafts.DraftRules``).
+            bots, and how long an offer waits for its answer
+            (``net.drafts.DraftRules``; ``--draft-seconds`` …).
         bot_patience: seconds a bot waiting on a person (an answer to its
             offer, RULES.md §4) is left before it is asked again and may
             withdraw the offer (``net.turns.BOT_PATIENCE``).
@@ -285,11 +286,13 @@ def solo_settings(
     bot_delay: float = 0.5,
     options: Mapping[str, Any] | None = None,
     bot_patience: float = BOT_PATIENCE,
+    drafts: DraftRules | None = None,
 ) -> TableSettings:
     """A solo table: the player in seat 0, ``bots`` bots after them, on 127.0.0.1.
 
     Any free port, not advertised, started as soon as seat 0 is taken, and
-    the table waits for its only human forever.
+    the table waits for its only human forever. ``drafts``: time to deal
+    (``net.drafts.DraftRules``; ``None``: its defaults).
     """
     return TableSettings(
         name=SOLO_TABLE,
@@ -308,6 +311,7 @@ def solo_settings(
         host_seat=True,
         absent_grace=None,
         solo=True,
+        drafts=drafts or DraftRules(),
     )
 
 

@@ -225,6 +225,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         if event.ends_in_ms is not None:  # the table's clock, in this machine's
             deadline = time.monotonic() + event.ends_in_ms / 1000
         self.snapshot = self.game_ui.read(event.view, self.seats, event.rev, deadline)
+        self.heard_answer_times(event.answers_in_ms)
         self.autoplay_step()
 
     def watch_snapshot(self, snap: GameSnapshot | None) -> None:

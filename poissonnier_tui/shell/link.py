@@ -169,6 +169,7 @@ async def open_link(session: Session, *, say: Callable[[str], None] | None = Non
         options=session.options,
         bot_delay=session.bot_delay,
         bot_patience=session.bot_patience,
+        drafts=session.drafts,
     )
     hosted = await open_table(settings)
     report(_("Joining the table on {address}…").format(address=f"127.0.0.1:{hosted.port}"))

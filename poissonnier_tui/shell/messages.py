@@ -69,6 +69,9 @@ class ViewReceived(Message):
     ends_in_ms: int | None = None
     """Milliseconds left, when the frame left the table, before the time limit of the
     step in play runs out (``net.messages.View``); ``None``: no limit now."""
+    answers_in_ms: tuple[tuple[int, int], ...] = ()
+    """``(offer id, milliseconds left)`` before the table withdraws each offer waiting
+    for its answer (``net/answers.py``, ``net.messages.View``)."""
 
     def can_replace(self, message: Message) -> bool:
         """A newer view supersedes a queued older one: each view is complete.

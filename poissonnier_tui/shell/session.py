@@ -15,6 +15,7 @@ from net.turns import BOT_PATIENCE
 from poissonnier_tui.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
+    from net.drafts import DraftRules
     from poissonnier_tui.hosting.persistence import ResumePlan
     from poissonnier_tui.hosting.tables import TableSettings
 
@@ -42,6 +43,7 @@ class SoloSession:
             for its defaults.
         bot_patience: seconds a bot waits on the player (an answer to its offer)
             before it may withdraw (``net.turns.BOT_PATIENCE``).
+        drafts: time to deal (``net.drafts.DraftRules``), ``None`` for its defaults.
     """
 
     bots: int = 2
@@ -53,6 +55,7 @@ class SoloSession:
     game: str = DEFAULT_GAME
     options: Mapping[str, Any] | None = None
     bot_patience: float = BOT_PATIENCE
+    drafts: DraftRules | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,11 @@ table tells every connection who drafts and until when
 (:class:`~poissonnier_tui.shell.messages.DraftHeard`): the app keeps it in
 :attr:`TableDrafts.drafting` and hands it to the table screen if that screen
 shows it (:class:`ShowsDrafts`).
+
+Every view also says how long each offer waiting for its answer has before
+the table withdraws it (``net/answers.py``, RULES.md R25): the app keeps the
+deadlines in :attr:`TableDrafts.answer_due` and hands them to a screen that
+counts them down (:class:`ShowsAnswerTimes`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,14 @@ class ShowsDrafts(Protocol):
         """``drafting``: seat -> ``time.monotonic()`` at which its draft stops holding."""
 
 
+@runtime_checkable
+class ShowsAnswerTimes(Protocol):
+    """A game's table screen that counts down the offers waiting for an answer."""
+
+    def show_answer_times(self, due: dict[int, float]) -> None:
+        """``due``: offer id -> ``time.monotonic()`` at which the table withdraws it."""
+
+
 class TableDrafts(TableApp):
     """The app's side of drafts (a mixin of the app)."""
 
@@ -37,6 +50,20 @@ class TableDrafts(TableApp):
             kept = {}
             self._drafting = kept
         return kept
+
+    @property
+    def answer_due(self) -> dict[int, float]:
+        """Offers waiting for an answer -> when (this machine's monotonic clock) the
+        table withdraws each, from the latest view."""
+        kept: dict[int, float] | None = getattr(self, "_answer_due", None)
+        return {} if kept is None else dict(kept)
+
+    def heard_answer_times(self, answers_in_ms: tuple[tuple[int, int], ...]) -> None:
+        """A view's offer times (``ViewReceived.answers_in_ms``): keep and show them."""
+        now = time.monotonic()
+        self._answer_due = {offer: now + ms / 1000 for offer, ms in answers_in_ms}
+        if isinstance(self._table, ShowsAnswerTimes):
+            self._table.show_answer_times(dict(self._answer_due))
 
     def on_draft_chosen(self, event: DraftChosen) -> None:
         """Our player opened or closed an offer: tell the table (nothing if not connected)."""

@@ -245,7 +245,9 @@ class TableRelay:
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
-                    self._post(ViewReceived(msg.rev, dict(msg.view), msg.ends_in_ms))
+                    self._post(
+                        ViewReceived(msg.rev, dict(msg.view), msg.ends_in_ms, msg.answers_in_ms)
+                    )
                 elif isinstance(msg, Lobby):
                     seats = seat_names([s.to_wire() for s in msg.seats])
                     self._post(LobbyChanged(seats, msg.started, msg.phase))

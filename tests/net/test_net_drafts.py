@@ -11,13 +11,15 @@ connection is told.
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from test_net_server import Watch, join, serving
 
 from net.drafts import Drafting, DraftRules
 from net.game import Wire
-from net.messages import Ack, ErrorReply, ServerMessage, View
+from net.messages import Ack, ErrorReply, Said, ServerMessage, View
+from net.server import TableServer
 
 
 class TurnBot:
@@ -39,6 +41,19 @@ def first(seen: list[ServerMessage], test: Any) -> int:
     return next(i for i, m in enumerate(seen) if test(m))
 
 
+def three_seats(drafts: DraftRules, target: int = 10) -> AbstractAsyncContextManager[TableServer]:
+    """Ana (seat 0), a :class:`TurnBot` (seat 1) and Bob (seat 2), who may cheer out of
+    turn, counting to ``target``; started as soon as the people sit down."""
+    return serving(
+        seats=3,
+        bots={1: TurnBot()},
+        auto_start=True,
+        options={"cheers": True, "target": target},
+        bot_delay=0.0,
+        drafts=drafts,
+    )
+
+
 def bot_moved(m: ServerMessage) -> bool:
     return isinstance(m, View) and m.view["total"] >= 2
 
@@ -48,14 +63,7 @@ def draft_over(m: ServerMessage) -> bool:
 
 
 async def test_the_bot_waits_while_a_person_drafts_then_answers_after_the_move() -> None:
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=30.0, per_wait=2),
-    ) as server:
+    async with three_seats(DraftRules(seconds=30.0, per_wait=2)) as server:
         spec, spec_w = await join(server, "Eve", role="spectator")
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
@@ -82,14 +90,7 @@ async def test_the_bot_waits_while_a_person_drafts_then_answers_after_the_move()
 
 
 async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> None:
-    async with serving(
-        seats=3,
-        bots={1: TurnBot()},
-        auto_start=True,
-        options={"cheers": True, "target": 50},
-        bot_delay=0.0,
-        drafts=DraftRules(seconds=0.3, per_wait=1),
-    ) as server:
+    async with three_seats(DraftRules(seconds=0.3, per_wait=1), target=50) as server:
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
@@ -107,5 +108,59 @@ async def test_a_draft_ends_by_its_bound_and_a_seat_drafts_only_so_often() -> No
         await bob.draft(True)
         assert (await bob_w.until(lambda m: isinstance(m, ErrorReply))).code == "draft_limit"
         assert server.rev == 2
+        for client in (ana, bob):
+            await client.close()
+
+
+async def test_a_late_spectator_and_a_returning_player_hear_the_drafts_running() -> None:
+    async with three_seats(DraftRules(seconds=30.0, per_wait=3)) as server:
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)
+        told = await drafting(ana_w, True)
+        # Eve arrives while Bob drafts: she is told who drafts and for how long.
+        eve, eve_w = await join(server, "Eve", role="spectator")
+        heard = await drafting(eve_w, True)
+        assert heard.seat == 2 and 20_000 < (heard.ends_in_ms or 0) <= (told.ends_in_ms or 0)
+        assert any(isinstance(m, View) for m in eve_w.seen)  # after the game, the draft
+        # Ana drops and comes back with her seat's token: she hears it again.
+        token = ana.token
+        await ana.close()
+        ana, ana_w = await join(server, "Ana", token=token)
+        again = await drafting(ana_w, True)
+        assert again.seat == 2 and 20_000 < (again.ends_in_ms or 0) <= (heard.ends_in_ms or 0)
+        # Once the draft is over, a newcomer hears of none.
+        await bob.draft(False)
+        await drafting(ana_w, False)
+        zed, zed_w = await join(server, "Zed", role="spectator")
+        await zed_w.view()
+        await ana.say("hello")  # a frame sent after whatever the join sent
+        await zed_w.until(lambda m: isinstance(m, Said))
+        assert not any(isinstance(m, Drafting) for m in zed_w.seen)
+        for client in (ana, bob, eve, zed):
+            await client.close()
+
+
+async def test_the_count_of_drafts_starts_again_when_the_table_waits_on_someone_else() -> None:
+    """Waiting on the same seats again later (the next round) is a new wait: its drafts
+    are counted afresh, so a person may draft on every turn of a bot, not 3 times a game."""
+    async with three_seats(DraftRules(seconds=30.0, per_wait=1), target=50) as server:
+        ana, _ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        await bob.draft(True)  # on Ana's turn: the one draft of this wait
+        await drafting(bob_w, True)
+        await bob.draft(False)
+        await drafting(bob_w, False)
+        await bob.draft(True)
+        assert (await bob_w.until(lambda m: isinstance(m, ErrorReply))).code == "draft_limit"
+        await ana.send_action({"add": 1})  # then the bot adds, then Bob's turn
+        await bob_w.until(lambda m: isinstance(m, View) and m.view["total"] == 2)
+        await bob.send_action({"add": 1})  # Ana's turn again: the same seat waited on
+        await bob_w.until(lambda m: isinstance(m, View) and m.view["total"] == 3)
+        await bob.draft(True)
+        shown = await drafting(bob_w, True)
+        assert shown.seat == 2 and server.rev == 3
         for client in (ana, bob):
             await client.close()

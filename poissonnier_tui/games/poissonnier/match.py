@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from net.answers import Awaiting
 from net.game import ActionRejected, Match, Wire
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.quotes import DEAL_FIELDS
@@ -20,6 +21,7 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
     Decline,
     EndTurn,
     Ready,
+    Withdraw,
     to_wire,
 )
 from poissonnier_tui.games.poissonnier.rules.engine import (
@@ -161,6 +163,19 @@ class PoissonnierMatch:
         made = next(p for p in trial.proposals if p.id == before)
         full = proposal_wire(made)
         return {k: full[k] for k in DEAL_FIELDS}
+
+    def awaiting_answers(self) -> dict[int, Awaiting]:
+        """Open proposals (§4): id -> who made it and who must answer it (R8), for the
+        table's time to answer (R25, ``net/answers.py``)."""
+        st = self.state
+        return {p.id: Awaiting(p.proposer, answerer(p, st.active)) for p in st.proposals}
+
+    def lapse_action(self, offer: int) -> Wire | None:
+        """R25: when a proposal's time to answer is up, the table withdraws it for its
+        proposer (§4); ``None`` if it is no longer open."""
+        if not any(p.id == offer for p in self.state.proposals):
+            return None
+        return to_wire(Withdraw(offer))
 
     def copy(self) -> PoissonnierMatch:
         """An independent copy (``GameState.copy``), for the replay's steps."""

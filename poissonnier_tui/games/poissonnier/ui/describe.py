@@ -411,6 +411,14 @@ def table_move_text(snap: TableSnapshot, event: Event) -> str | None:
             _("The table ended the turn for {name} ({why}, R20)."),
             why=why,
         )
+    if t == "withdraw":
+        return person(
+            snap,
+            seat,
+            _("[b]Your[/b] offer #{id} was not answered in time: the table withdrew it (R25)."),
+            _("Offer #{id} by {name} was not answered in time: the table withdrew it (R25)."),
+            id=event.get("proposal", "?"),
+        )
     if t == "bought_to_hand":
         count = int(event.get("count", 0))
         return person(

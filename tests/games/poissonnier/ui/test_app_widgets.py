@@ -425,7 +425,10 @@ async def test_accept_an_offer_made_to_you() -> None:
         await settle(pilot)
         app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=2)))
         await settle(pilot)
-        assert any("Offer #" in message for _, message in toasts(app))
+        assert not any("Offer #" in message for _, message in toasts(app))  # no toast
+        options = table(app).query_one(OffersList).options
+        pane = "\n".join(Content.from_markup(str(o.prompt)).plain for o in options)
+        assert "▶ #1" in pane and "for you: a accept · x decline · c counter" in pane
         assert "awaits your answer" in str(table(app).query_one(StatusLine).render())
         await pilot.press("a")
         await settle(pilot)

@@ -47,7 +47,6 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 )
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
-from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
 from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import (
     NO_PRICE,
     PriceAnswer,
@@ -179,7 +178,8 @@ class TableScreen(Screen[None]):
     """A two-key command waiting for its number (shown in the status line)."""
 
     announce_offers = True
-    """Toast each new offer made to this player (off when a bot plays the seat)."""
+    """Bring the offers pane forward for each new offer made to this player (off when a
+    bot plays the seat); offers are never toasted over the board."""
 
     _price_question: tuple[int, dict[str, Any]] | None = None
     """The last price question another seat asked this player, unanswered (``y``)."""
@@ -236,10 +236,20 @@ class TableScreen(Screen[None]):
             self._players, self._log, self._status, self._market,
         )  # fmt: skip
         self._live = True
+        self._offers.due = self._answer_due
         self.hand.focus()
         self.watch_snapshot(None, self.snapshot)
 
     # --- data flows down -----------------------------------------------------------------------
+
+    _answer_due: dict[int, float] = {}  # noqa: RUF012  (replaced, never changed in place)
+
+    def show_answer_times(self, due: dict[int, float]) -> None:
+        """When the table withdraws each open offer (shell/table_drafts.py, R25): the
+        offers pane counts them down."""
+        self._answer_due = due
+        if self.is_attached and self._live:
+            self._offers.due = due
 
     def show_drafting(self, drafting: dict[int, float]) -> None:
         """Who drafts an offer and until when (shell/table_drafts.py): in the status line."""
@@ -303,6 +313,7 @@ class TableScreen(Screen[None]):
         """Name in the status line the offer the answer keys act on."""
         offer = self._answerable()
         self.status.offer = int(offer["id"]) if offer is not None else None
+        self.offers.answering = self.status.offer
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Another offer highlighted: the status line and the keys follow it."""
@@ -324,16 +335,11 @@ class TableScreen(Screen[None]):
             self.notify(why, title=_("Dialog closed"), severity="warning")
 
     def _announce_offers(self, old: TableSnapshot | None, snap: TableSnapshot) -> None:
-        """A toast for each new proposal made to this player: they must answer it (§4)."""
-        if not self.announce_offers:
-            return
-        for p in snap.offers_for_me(since=old):
-            self.notify(
-                _("{offer}.\n[b]a[/b] accept · [b]x[/b] decline · [b]c[/b] counter").format(
-                    offer=proposal_text(snap, p)
-                ),
-                title=_("Offer #{id} for you").format(id=p["id"]),
-            )
+        """A new proposal made to this player (they must answer it, §4) shows in the offers
+        pane, brought beside the hand on a narrow terminal, and in the status line: no
+        toast over the board."""
+        if self.announce_offers and snap.offers_for_me(since=old):
+            self.query_one(PaneBar).show("offers")
 
     def watch_pending(self, pending: Pending) -> None:
         """The status line asks for the number."""
