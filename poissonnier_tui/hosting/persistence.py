@@ -482,7 +482,10 @@ def summarize(path: Path) -> GameSummary:
     if log is None:
         assert damaged is not None
         return GameSummary(path, None, (), None, 0, None, False, None, damage_text(damaged))
-    problem = damage_text(damaged).removeprefix(f"{path}: ") if damaged is not None else None
+    problem = None
+    if damaged is not None:  # the file is the summary's own: drop it, whatever the language
+        said = damage_text(damaged)
+        problem = said.removeprefix(f"{path}: ").removeprefix(f"{path}\u00a0: ")
     try:
         header = check_header(log)
         done = replay_log(log, header)
