@@ -159,7 +159,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     values = asdict(settings)
     bad = [name for name, value in values.items() if not _valid(name, value)]
     if bad:
-        raise ValueError(f"invalid settings: {', '.join(bad)}")
+        raise ValueError(_("invalid settings: {fields}").format(fields=", ".join(bad)))
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")

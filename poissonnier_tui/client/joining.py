@@ -386,7 +386,10 @@ async def join_headless(
                     result = await _watch(client, recorder)
             except ConnectionLost:  # the table went away while we were sending a move
                 result = None
-            reason, said_bye = client.lost_reason, client.bye_reason is not None
+            said_bye = client.bye_reason is not None
+            reason = client.lost_reason
+            if reason is not None:  # in the player's language (a goodbye names its reason)
+                reason = refusal_or_message(client.lost_params, reason)
             await client.close()
             if result is not None or said_bye or reconnect_for <= 0:
                 break  # over, or the table said goodbye: nothing to come back to

@@ -75,6 +75,9 @@ class GameEntry:
             arena's reports (their keys, e.g. ``"clients_served"``), marked with
             ``N_`` (reports show them through ``_``); a key missing here is shown
             as it is.
+        actions: the words for each action type of the game (the ``"type"`` of its
+            wire actions, e.g. ``"end_turn"``), lower case, marked with ``N_``, for
+            the replay's line of who did what; a type missing here is shown as it is.
         seat_bot: wraps a bot seated at a table (``hosting/tables.py``), e.g. so it
             gives reasons and quotes (Le Poissonnier: ``haggling.TableBot``); the
             arena's bots are left bare. ``None``: seated as made.
@@ -93,6 +96,7 @@ class GameEntry:
     summary: str = ""
     fallback_from_view: Callable[[Mapping[str, Any]], Wire | None] | None = None
     tallies: Mapping[str, str] = field(default_factory=dict)
+    actions: Mapping[str, str] = field(default_factory=dict)
     seat_bot: Callable[[Agent], Agent] | None = None
 
     @property

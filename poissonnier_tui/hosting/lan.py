@@ -195,4 +195,4 @@ def seat_changes(seat: int, old: SeatInfo, new: SeatInfo, *, over: bool = False)
 def clean_name(name: str) -> str:
     """A display name the table accepts: printable, at most 24 characters, not blank."""
     text = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_MAX]
-    return text or "Player"
+    return text or _("Player")

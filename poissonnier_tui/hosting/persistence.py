@@ -242,6 +242,24 @@ class ResumePlan:
     damage: str | None = None
 
 
+def damage_text(damaged: LogDamaged) -> str:
+    """What :class:`~net.tablelog.LogDamaged` says, in the current language (its
+    ``reason``, a few words from the reader, as it is): the file, the byte where the
+    damage starts and the last good record."""
+    log, good = damaged.log, damaged.good_actions
+    if log is None:
+        last = _("none: the header itself is unreadable")
+    elif good:
+        last = _("action {n} ({action})").format(
+            n=good, action=describe_action(log.actions[good - 1])
+        )
+    else:
+        last = _("the header (no action was recorded)")
+    return _(
+        "{path}: damaged at byte {offset} ({why}); the last good record is {last}"
+    ).format(path=damaged.path, offset=damaged.offset, why=damaged.reason, last=last)
+
+
 def _read(path: Path) -> tuple[TableLog | None, LogDamaged | None]:
     try:
         return read_log(path), None
@@ -276,7 +294,9 @@ def plan_resume(path: Path, *, confirm: Callable[[str], bool]) -> ResumePlan:
     log, damaged = _read(path)
     if log is None:
         assert damaged is not None
-        raise ResumeError(_("{why}. Nothing can be resumed from it.").format(why=damaged))
+        raise ResumeError(
+            _("{why}. Nothing can be resumed from it.").format(why=damage_text(damaged))
+        )
     header = check_header(log)
     damage: str | None = None
     if damaged is not None:
@@ -286,7 +306,7 @@ def plan_resume(path: Path, *, confirm: Callable[[str], bool]) -> ResumePlan:
             "{why}.\nContinue from the valid prefix ({n} actions)? "
             "The damaged tail will be cut off; a copy of the file is kept first.",
             len(log.actions),
-        ).format(why=damaged, n=len(log.actions))
+        ).format(why=damage_text(damaged), n=len(log.actions))
         if not confirm(question):
             raise ResumeError(_("Not resumed; the log is unchanged."))
         damage = str(damaged)
@@ -460,8 +480,12 @@ def summarize(path: Path) -> GameSummary:
     except ResumeError as exc:
         return GameSummary(path, None, (), None, 0, None, False, None, str(exc))
     if log is None:
-        return GameSummary(path, None, (), None, 0, None, False, None, str(damaged))
-    problem = str(damaged).removeprefix(f"{path}: ") if damaged is not None else None
+        assert damaged is not None
+        return GameSummary(path, None, (), None, 0, None, False, None, damage_text(damaged))
+    problem = None
+    if damaged is not None:  # the file is the summary's own: drop it, whatever the language
+        said = damage_text(damaged)
+        problem = said.removeprefix(f"{path}: ").removeprefix(f"{path}\u00a0: ")
     try:
         header = check_header(log)
         done = replay_log(log, header)

@@ -34,6 +34,7 @@ from poissonnier_tui.hosting.persistence import (
     ResumeError,
     _read,
     check_header,
+    damage_text,
     log_game,
     public_turn,
 )
@@ -155,9 +156,11 @@ class Replay:
         """
         log, damaged = _read(path)
         if log is None:
-            raise ResumeError(_("{why}. There is nothing to replay.").format(why=damaged))
+            assert damaged is not None
+            why = damage_text(damaged)
+            raise ResumeError(_("{why}. There is nothing to replay.").format(why=why))
         header = check_header(log)
-        problem = str(damaged) if damaged is not None else None
+        problem = damage_text(damaged) if damaged is not None else None
         matches, moves, error = _replay(log, header)
         if error is not None:
             problem = error if problem is None else f"{problem}; {error}"
@@ -264,10 +267,12 @@ class Replay:
             return _("The deal.")
         seat, kind, details = parts
         name = self.header.seats[seat].name or _("Seat {n}").format(n=seat + 1)
+        words = self.game.actions.get(kind)
+        said = _(words) if words else kind.replace("_", " ")
         if details:
             shown = ", ".join(f"{k}={plain_value(v)}" for k, v in details.items())
-            return f"{name}: {kind.replace('_', ' ')} ({shown})"
-        return f"{name}: {kind.replace('_', ' ')}"
+            return _("{name}: {move} ({details})").format(name=name, move=said, details=shown)
+        return _("{name}: {move}").format(name=name, move=said)
 
     def move_parts(self, step: int, pov: PointOfView) -> tuple[int, str, dict[str, Any]] | None:
         """The move that reached ``step`` as data, for a screen to put in its own words:

@@ -26,6 +26,7 @@ from typing import Final
 from net.table import Refused
 from poissonnier_tui.hosting.tables import TableSettings
 from poissonnier_tui.i18n import _, language, resolve_language, set_language
+from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.settings import Settings, load_settings
 from poissonnier_tui.shell.game_ui import load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
@@ -203,7 +204,7 @@ class HomeNavigation(LobbyNavigation, HostControls):
             try:
                 await hosted.server.rematch()
             except Refused as exc:
-                self.notify(exc.message, severity="error")
+                self.notify(refusal_or_message(exc.params, exc.message), severity="error")
             return
         if isinstance(session, SoloSession):
             seed = random.SystemRandom().randrange(SEED_SPAN)

@@ -16,6 +16,7 @@ from net.discovery import HostAddress, host_addresses
 from net.table import Refused
 from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.i18n import _
+from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
 from poissonnier_tui.shell.seats import BOT_LEVELS
 from poissonnier_tui.shell.table_app import TableApp
@@ -76,7 +77,7 @@ class HostControls(TableApp):
         try:
             seat = await hosted.add_bot()
         except Refused as exc:
-            self.notify(exc.message, severity="error")
+            self.notify(refusal_or_message(exc.params, exc.message), severity="error")
             return
         if seat is None:
             self.notify(_("Every seat is taken."), severity="warning")
@@ -103,7 +104,7 @@ class HostControls(TableApp):
         try:
             seat = await hosted.remove_bot()
         except Refused as exc:
-            self.notify(exc.message, severity="error")
+            self.notify(refusal_or_message(exc.params, exc.message), severity="error")
             return
         if seat is None:
             self.notify(_("There is no bot to remove."), severity="warning")
@@ -126,7 +127,8 @@ class HostControls(TableApp):
             else:
                 await hosted.give_back(event.seat)
         except Refused as exc:
-            self.notify(exc.message, title=_("Seats"), severity="error")
+            why = refusal_or_message(exc.params, exc.message)
+            self.notify(why, title=_("Seats"), severity="error")
 
     async def action_start_game(self) -> None:
         """The host starts the table's game (LAN tables; solo starts by itself)."""
@@ -135,7 +137,8 @@ class HostControls(TableApp):
             try:
                 await hosted.server.start()
             except Refused as exc:
-                self.notify(exc.message, title=_("Not yet"), severity="warning")
+                why = refusal_or_message(exc.params, exc.message)
+                self.notify(why, title=_("Not yet"), severity="warning")
             return
         if self.link is not None:
             await self.link.start()

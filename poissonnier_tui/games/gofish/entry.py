@@ -38,6 +38,8 @@ ENTRY: Final = GameEntry(
     options=OPTIONS,
     fallback_from_view=fallback_from_view,
     tallies={"books": N_("books")},  # i18n: a column heading of the tournament report
+    # i18n: a move in the replay's line "Ana: ask for a rank" (docs/GOFISH.md).
+    actions={"ask": N_("ask for a rank"), "ask_card": N_("ask for a card")},
     summary=N_(
         "The classic card game: ask another player for a rank you hold, go fish when they "
         "have none, and lay down books of four."

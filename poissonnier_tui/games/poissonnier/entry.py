@@ -31,8 +31,22 @@ ENTRY: Final = GameEntry(
         "stamps": N_("stamps"),
         "deals": N_("deals"),
         "proposals": N_("proposals"),
-        "counters": N_("counters"),
+        "counters": N_("counter-offers"),
         "clients_served": N_("clients served"),
+    },
+    actions={
+        # i18n: a move in the replay's line "Ana: end the turn" (RULES.md §3, §4, §7).
+        "place": N_("place fish"),
+        "take_back": N_("take back a crate"),
+        "ready": N_("ready"),
+        "unready": N_("not ready"),
+        "buy_crate": N_("buy a crate"),
+        "serve": N_("serve"),
+        "propose": N_("propose a deal"),
+        "accept": N_("accept"),
+        "decline": N_("decline"),
+        "withdraw": N_("withdraw"),
+        "end_turn": N_("end the turn"),
     },
     seat_bot=seat_bot,
     summary=N_(
