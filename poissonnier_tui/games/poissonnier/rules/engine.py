@@ -379,9 +379,10 @@ def apply(state: GameState, seat: int, action: Action) -> None:
         raise IllegalAction("bad_seat", "§3", "there is no seat {seat}", {"seat": seat})
     if state.phase is Phase.OVER:
         raise IllegalAction("game_over", "§8", "the game is over")
-    handler = _HANDLERS[type(action)]
-    handler(state, seat, action)
-    _lapse_proposals(state)
+    kind = type(action)
+    _HANDLERS[kind](state, seat, action)
+    if kind not in _MOVE_NOTHING:
+        _lapse_proposals(state)
 
 
 def _fill_seat(state: GameState, seat: int) -> SeatState:
@@ -854,6 +855,11 @@ def _lapse_proposals(state: GameState) -> None:
         state.proposals = keep
 
 
+_MOVE_NOTHING: Final = frozenset({Propose, Decline, Withdraw})
+"""Actions that move no fish and no coins, so no open proposal can lapse by them (§4):
+:func:`apply` skips :func:`_lapse_proposals` after them. (A new proposal is checked
+against the crates and the buyer's coins before it is opened; the others only remove one.)"""
+
 _HANDLERS: dict[type[Any], Any] = {
     Place: _place,
     TakeBack: _take_back,
@@ -1025,9 +1031,12 @@ def _serve_options(
     for f in fish:
         by_code.setdefault(f[0], []).append(f)
     counts = {k: len(v) for k, v in by_code.items()}
+    items = len(fish) + arrivages  # each fish or arrivage fills one place of an order (§6)
     out = []
     for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]
+        if client.size > items:  # fewer cards than the order has places: no plan
+            continue
         for plan in serve_plans(client, counts, glacons, arrivages):
             taken: dict[str, int] = {}
             chosen: list[str] = []
