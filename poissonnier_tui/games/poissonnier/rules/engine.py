@@ -926,7 +926,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 if same is not None:
                     out.append(_place_action(same, i))
             elif firsts:
-                out += _places(firsts, i)
+                out += [_place_action(card, i) for card in firsts]
         return out
     # Serve phase.
     active = state.active
@@ -962,12 +962,6 @@ _END_TURN: Final = EndTurn()
 @lru_cache(maxsize=1 << 10)
 def _place_action(card: str, crate: int) -> Place:
     return Place((card,), crate)
-
-
-@lru_cache(maxsize=1 << 10)
-def _places(cards_: tuple[str, ...], crate: int) -> tuple[Place, ...]:
-    """One :class:`Place` of each card into ``crate`` (the fill step's sampled family)."""
-    return tuple(_place_action(card, crate) for card in cards_)
 
 
 @lru_cache(maxsize=64)
