@@ -388,11 +388,16 @@ def choose_layout(
             del counts["P"]
     size = min(crates, len(counts))
     best: Layout | None = None
+    queue = tuple(queue)
     for subset in combinations(list(counts), size):
-        chosen = tuple((code, counts[code]) for code in subset)
-        stock = Stock((0, 0, 0, 0, 0), glacons, arrivages).plus(dict(chosen))
-        plan = rollout(queue, stock, value_of=value_of)
-        shown = sum(n * (FISH_WORTH[code] + 1.0) for code, n in chosen)
+        chosen = tuple([(code, counts[code]) for code in subset])
+        fish = [0, 0, 0, 0, 0]
+        shown = 0.0
+        for code, n in chosen:
+            fish[_INDEX[code]] = n
+            shown += n * (FISH_WORTH[code] + 1.0)
+        stock = Stock((fish[0], fish[1], fish[2], fish[3], fish[4]), glacons, arrivages)
+        plan = _rollout(queue, stock, cards.SERVABLE, value_of)
         score = plan.value - SPEND_WEIGHT * plan.cost + EXPOSED_WEIGHT * shown
         if best is None or score > best.score:
             best = Layout(chosen, score, plan)
