@@ -172,14 +172,16 @@ def _plan_from(
     if kind is ClientKind.UNDECIDED:
         return _undecided_plan(size, fish, arrivages)
     caps = _CAPS[client_id]
+    t, f, m, d = fish[0], fish[1], fish[2], fish[3]
+    t = t if t < caps[0] else caps[0]
+    f = f if f < caps[1] else caps[1]
+    m = m if m < caps[2] else caps[2]
+    d = d if d < caps[3] else caps[3]
+    arrivages = arrivages if arrivages < size else size
+    if t + f + m + d + arrivages < size:  # each place of the order takes a fish or an arrivage
+        return None
     return _best_regular_plan(
-        client_id,
-        min(fish[0], caps[0]),
-        min(fish[1], caps[1]),
-        min(fish[2], caps[2]),
-        min(fish[3], caps[3]),
-        glacons if glacons < size else size,
-        arrivages if arrivages < size else size,
+        client_id, t, f, m, d, glacons if glacons < size else size, arrivages
     )
 
 
