@@ -662,17 +662,17 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         if old.seller != seller or answerer(old, active) != seat:
             raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
         state.proposals.remove(old)
-    p = Proposal(
-        id=state.next_proposal,
-        proposer=seat,
-        seller=seller,
-        fish=[(k, n, crates[k].fish[0][0]) for k, n in action.fish],
-        seller_glacons=action.seller_glacons,
-        seller_arrivages=action.seller_arrivages,
-        coins=action.coins,
-        buyer_glacons=action.buyer_glacons,
-        buyer_arrivages=action.buyer_arrivages,
-        counters=action.counter,
+    p = Proposal(  # positional, in the field order: id, proposer, seller, fish, ...
+        state.next_proposal,
+        seat,
+        seller,
+        [(k, n, crates[k].fish[0][0]) for k, n in action.fish],
+        action.seller_glacons,
+        action.seller_arrivages,
+        action.coins,
+        action.buyer_glacons,
+        action.buyer_arrivages,
+        action.counter,
     )
     state.next_proposal += 1
     state.proposals.append(p)
