@@ -11,7 +11,9 @@ The loop follows ``waiting_on``:
 * first, each seat the game does not wait on (``volunteers``) gets one chance
   per state to act unasked (Le Poissonnier: offer a deal, RULES.md §4); the
   first to act wins the round; unasked chances keep nobody waiting, so they
-  are timed only when the seat acts;
+  are timed only when the seat acts; an agent that says it never acts unasked
+  (:func:`acts_unasked`) is not given them, which changes nothing but the time
+  spent building views it would pass on;
 * then the waiting seats are asked in the game's order (:class:`AskOrder`,
   default: seat order); the first action ends the round, unless the game asks
   in rounds (every waiting seat once, e.g. Le Poissonnier's fill step, §3.2).
@@ -157,6 +159,17 @@ class GameRecord:
     totals: dict[str, int] = field(default_factory=dict)
 
 
+def acts_unasked(agent: Agent) -> bool:
+    """Whether ``agent`` may act when the game does not wait on it (an unasked offer).
+
+    Its ``acts_unasked`` attribute when it has one: an agent setting it to
+    ``False`` promises to pass whenever it is not waited on, and to change no
+    state of its own by such a call, so :func:`play_game` need not ask it then.
+    ``True`` for an agent without the attribute.
+    """
+    return getattr(agent, "acts_unasked", True) is not False
+
+
 def winners_of(result: dict[str, Any]) -> list[int]:
     """The winning seats of a result map: its ``winners`` list, or its single ``winner``."""
     winners = result.get("winners")
@@ -207,6 +220,7 @@ def play_game(
         seat_errors=[0] * n,
     )
     pacing = match if isinstance(match, AskOrder) else None
+    unasked = [acts_unasked(agent) for agent in agents]
 
     def default(seat: int, why: str) -> None:
         wire = match.timeout_action(seat)
@@ -253,7 +267,7 @@ def play_game(
         # per state, as a live table asks its idle bots after each change.
         offered = False
         for seat in sorted(match.volunteers()):
-            if offered_at.get(seat) == record.actions:
+            if not unasked[seat] or offered_at.get(seat) == record.actions:
                 continue
             offered_at[seat] = record.actions
             wire = ask(seat, waited=False)

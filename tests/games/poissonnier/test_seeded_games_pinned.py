@@ -127,6 +127,9 @@ BOT_GAMES = [
     (24, ("greedy", "medium", "random", "medium", "easy"), "4d13ffbf9ee8ced4"),
     (25, ("hard", "medium"), "71784a7981e737c4"),
     (26, ("hard", "medium", "random"), "b9dfda45b75ec2a5"),
+    # 4-player greedy and medium games, pinned before the greedy bot was made faster
+    (27, ("greedy", "greedy", "greedy", "greedy"), "5fd27137da4d80c7"),
+    (28, ("greedy", "medium", "greedy", "medium"), "a1d857c7277a7224"),
 ]
 
 
@@ -153,6 +156,9 @@ SIMULATIONS = [
     # (players, games, seed, bot, digest)
     (4, 3, 5, "medium", "ce811371094497bb"),
     (2, 4, 6, "greedy", "a0d9daa7e7c779b2"),
+    # `poissonnier simulate --players 4 --seed 1` (greedy, the default, and medium), short
+    (4, 4, 1, "greedy", "730fbadffdc52570"),
+    (4, 3, 1, "medium", "dbc4f12abd1b5acf"),
 ]
 
 

@@ -161,6 +161,17 @@ class GreedyBot:
             return self._serve(seen, legal, types)
         return None
 
+    @property
+    def acts_unasked(self) -> bool:
+        """Whether this bot ever acts when the game does not wait on it (§4: an offer to
+        the active seat nobody asked for); read by ``arena.play.acts_unasked``.
+
+        ``False`` for the greedy bot itself: asked then, it passes (:meth:`_offer_unasked`)
+        and changes nothing of its own (a new turn it notices is noticed as well at its
+        next ask). ``True`` for a level that overrides :meth:`_offer_unasked`.
+        """
+        return type(self)._offer_unasked is not GreedyBot._offer_unasked
+
     def _new_turn(self, turn: int) -> None:
         self._turn = turn
         self._tried.clear()

@@ -161,7 +161,10 @@ class HardBot:
         budget: scales :data:`WORK`, the world bounds and :data:`TIME_LIMIT`
             (e.g. 0.1 for long legality runs); 1 is the published level.
         work / time_limit / wall_limit / max_worlds / max_candidates / sigma /
-            noise_draws / gate_z: override the module constants.
+            noise_draws / gate_z: override the module constants. ``time_limit``
+            and ``wall_limit`` set to ``math.inf`` leave the world count
+            (:meth:`worlds_for`) as the only bound: the same view and seed then
+            give the same move whatever the machine's load.
         search_deals: check answers to proposals by search (else the medium
             heuristic's answer stands).
 

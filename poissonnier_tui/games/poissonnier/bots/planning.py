@@ -156,22 +156,32 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     Returns:
         A plan, or ``None`` when the client cannot be served from ``stock``.
     """
+    return _plan_from(client_id, stock.fish, stock.glacons, stock.arrivages)
+
+
+def _plan_from(
+    client_id: str, fish: Sequence[int], glacons: int, arrivages: int
+) -> ServePlan | None:
+    """:func:`best_plan` for a stock given as its parts: ``fish`` counts in :data:`CODES`
+    order and the special cards (no :class:`Stock` built for a stock tried only once)."""
     client = CLIENTS[client_id]
-    if client.kind is ClientKind.INSPECTOR:
+    kind = client.kind
+    if kind is ClientKind.INSPECTOR:
         return None
-    if client.kind is ClientKind.UNDECIDED:
-        return _undecided_plan(client.size, stock)
-    caps = _CAPS[client_id]
-    fish = stock.fish
     size = client.size
+    if kind is ClientKind.UNDECIDED:
+        return _undecided_plan(size, fish, arrivages)
+    caps = _CAPS[client_id]
+    t, f, m, d = fish[0], fish[1], fish[2], fish[3]
+    t = t if t < caps[0] else caps[0]
+    f = f if f < caps[1] else caps[1]
+    m = m if m < caps[2] else caps[2]
+    d = d if d < caps[3] else caps[3]
+    arrivages = arrivages if arrivages < size else size
+    if t + f + m + d + arrivages < size:  # each place of the order takes a fish or an arrivage
+        return None
     return _best_regular_plan(
-        client_id,
-        min(fish[0], caps[0]),
-        min(fish[1], caps[1]),
-        min(fish[2], caps[2]),
-        min(fish[3], caps[3]),
-        stock.glacons if stock.glacons < size else size,
-        stock.arrivages if stock.arrivages < size else size,
+        client_id, t, f, m, d, glacons if glacons < size else size, arrivages
     )
 
 
@@ -193,7 +203,7 @@ def _best_regular_plan(
 _CHEAPEST_FIRST: Final = ("P", "D", "M", "F", "T")
 
 
-def _undecided_plan(size: int, stock: Stock) -> ServePlan | None:
+def _undecided_plan(size: int, fish: Sequence[int], arrivages: int) -> ServePlan | None:
     """The cheapest plan for an undecided client (RULES.md §5, §6), built directly.
 
     Costs add up fish by fish, so taking the least worth fish first, and
@@ -203,11 +213,11 @@ def _undecided_plan(size: int, stock: Stock) -> ServePlan | None:
     need: dict[str, int] = {}
     left = size
     for code in _CHEAPEST_FIRST:
-        take = min(left, stock.count(code))
+        take = min(left, fish[_INDEX[code]])
         if take:
             need[code] = take
             left -= take
-    if left > stock.arrivages:
+    if left > arrivages:
         return None
     return ServePlan(tuple(sorted(need.items())), (), ("D",) * left)
 
@@ -380,11 +390,16 @@ def choose_layout(
             del counts["P"]
     size = min(crates, len(counts))
     best: Layout | None = None
+    queue = tuple(queue)
     for subset in combinations(list(counts), size):
-        chosen = tuple((code, counts[code]) for code in subset)
-        stock = Stock((0, 0, 0, 0, 0), glacons, arrivages).plus(dict(chosen))
-        plan = rollout(queue, stock, value_of=value_of)
-        shown = sum(n * (FISH_WORTH[code] + 1.0) for code, n in chosen)
+        chosen = tuple([(code, counts[code]) for code in subset])
+        fish = [0, 0, 0, 0, 0]
+        shown = 0.0
+        for code, n in chosen:
+            fish[_INDEX[code]] = n
+            shown += n * (FISH_WORTH[code] + 1.0)
+        stock = Stock((fish[0], fish[1], fish[2], fish[3], fish[4]), glacons, arrivages)
+        plan = _rollout(queue, stock, cards.SERVABLE, value_of)
         score = plan.value - SPEND_WEIGHT * plan.cost + EXPOSED_WEIGHT * shown
         if best is None or score > best.score:
             best = Layout(chosen, score, plan)
@@ -492,6 +507,12 @@ def _additions(crates: tuple[str, ...], max_fish: int) -> tuple[tuple[tuple[str,
     return tuple(adds)
 
 
+@lru_cache(maxsize=1 << 8)
+def _pairs_worth(pairs: tuple[tuple[str, int], ...]) -> float:
+    """:func:`fish_worth` of fish given as ``(code, count)`` pairs (cached: few distinct)."""
+    return fish_worth(dict(pairs))
+
+
 def find_purchase(
     queue: Sequence[str],
     stock: Stock,
@@ -524,22 +545,30 @@ def find_purchase(
     """
     tried = set(skip)
     best: Purchase | None = None
+    have, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
     for cid in dict.fromkeys(queue[: cards.SERVABLE]):
         if best_plan(cid, stock) is not None:
             continue
+        limit = price_limit(cid, coins_held)
+        value = value_of(cid)
         for seller, crates in sellers.items():
             for add in _additions(tuple(crates), max_fish):
                 if (seller, cid, add) in tried:
                     continue
-                plan = best_plan(cid, stock.plus(dict(add)))
-                if plan is None:
-                    continue
-                worth = fish_worth(dict(add))
-                limit = price_limit(cid, coins_held)
-                offer = min(limit, max(1, int(worth)))
+                offer = min(limit, max(1, int(_pairs_worth(add))))
                 if offer > coins_held:
                     continue
-                gain = value_of(cid) - offer - SPEND_WEIGHT * plan_cost(plan)
+                # A plan costs >= 0, so the gain is at most value - offer: no plan needed
+                # to turn down an addition that could not beat the best or pay at all.
+                if value - offer <= 0 or (best is not None and value - offer <= best.gain):
+                    continue
+                fish = list(have)
+                for code, n in add:
+                    fish[_INDEX[code]] += n
+                plan = _plan_from(cid, fish, glacons, arrivages)
+                if plan is None:
+                    continue
+                gain = value - offer - SPEND_WEIGHT * plan_cost(plan)
                 if gain <= 0 or (best is not None and gain <= best.gain):
                     continue
                 best = Purchase(

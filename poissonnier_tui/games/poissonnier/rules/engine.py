@@ -379,9 +379,10 @@ def apply(state: GameState, seat: int, action: Action) -> None:
         raise IllegalAction("bad_seat", "§3", "there is no seat {seat}", {"seat": seat})
     if state.phase is Phase.OVER:
         raise IllegalAction("game_over", "§8", "the game is over")
-    handler = _HANDLERS[type(action)]
-    handler(state, seat, action)
-    _lapse_proposals(state)
+    kind = type(action)
+    _HANDLERS[kind](state, seat, action)
+    if kind not in _MOVE_NOTHING:
+        _lapse_proposals(state)
 
 
 def _fill_seat(state: GameState, seat: int) -> SeatState:
@@ -661,17 +662,17 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         if old.seller != seller or answerer(old, active) != seat:
             raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
         state.proposals.remove(old)
-    p = Proposal(
-        id=state.next_proposal,
-        proposer=seat,
-        seller=seller,
-        fish=[(k, n, crates[k].fish[0][0]) for k, n in action.fish],
-        seller_glacons=action.seller_glacons,
-        seller_arrivages=action.seller_arrivages,
-        coins=action.coins,
-        buyer_glacons=action.buyer_glacons,
-        buyer_arrivages=action.buyer_arrivages,
-        counters=action.counter,
+    p = Proposal(  # positional, in the field order: id, proposer, seller, fish, ...
+        state.next_proposal,
+        seat,
+        seller,
+        [(k, n, crates[k].fish[0][0]) for k, n in action.fish],
+        action.seller_glacons,
+        action.seller_arrivages,
+        action.coins,
+        action.buyer_glacons,
+        action.buyer_arrivages,
+        action.counter,
     )
     state.next_proposal += 1
     state.proposals.append(p)
@@ -854,6 +855,11 @@ def _lapse_proposals(state: GameState) -> None:
         state.proposals = keep
 
 
+_MOVE_NOTHING: Final = frozenset({Propose, Decline, Withdraw})
+"""Actions that move no fish and no coins, so no open proposal can lapse by them (§4):
+:func:`apply` skips :func:`_lapse_proposals` after them. (A new proposal is checked
+against the crates and the buyer's coins before it is opened; the others only remove one.)"""
+
 _HANDLERS: dict[type[Any], Any] = {
     Place: _place,
     TakeBack: _take_back,
@@ -920,7 +926,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 if same is not None:
                     out.append(_place_action(same, i))
             elif firsts:
-                out += _places(firsts, i)
+                out += [_place_action(card, i) for card in firsts]
         return out
     # Serve phase.
     active = state.active
@@ -956,12 +962,6 @@ _END_TURN: Final = EndTurn()
 @lru_cache(maxsize=1 << 10)
 def _place_action(card: str, crate: int) -> Place:
     return Place((card,), crate)
-
-
-@lru_cache(maxsize=1 << 10)
-def _places(cards_: tuple[str, ...], crate: int) -> tuple[Place, ...]:
-    """One :class:`Place` of each card into ``crate`` (the fill step's sampled family)."""
-    return tuple(_place_action(card, crate) for card in cards_)
 
 
 @lru_cache(maxsize=64)
@@ -1025,9 +1025,12 @@ def _serve_options(
     for f in fish:
         by_code.setdefault(f[0], []).append(f)
     counts = {k: len(v) for k, v in by_code.items()}
+    items = len(fish) + arrivages  # each fish or arrivage fills one place of an order (§6)
     out = []
     for client_id in dict.fromkeys(servable):
         client = CLIENTS[client_id]
+        if client.size > items:  # fewer cards than the order has places: no plan
+            continue
         for plan in serve_plans(client, counts, glacons, arrivages):
             taken: dict[str, int] = {}
             chosen: list[str] = []

@@ -191,7 +191,12 @@ def serve_plans(
         min(get("D", 0), size),
         min(get("P", 0), size),
     )
-    return list(_cached_plans(client, counts, min(glacons, size), min(arrivages, size)))
+    undecided = client.kind is ClientKind.UNDECIDED
+    return list(
+        _cached_plans(
+            client.order, size, undecided, counts, min(glacons, size), min(arrivages, size)
+        )
+    )
 
 
 _FISH_CODES = ("T", "F", "M", "D", "P")
@@ -201,15 +206,25 @@ _LEVEL = {code: Freshness(code).level for code in _FISH_CODES}
 
 @lru_cache(maxsize=1 << 15)
 def _cached_plans(
-    client: ClientCard, counts: tuple[int, ...], glacons: int, arrivages: int
+    order: str,
+    size: int,
+    undecided: bool,
+    counts: tuple[int, ...],
+    glacons: int,
+    arrivages: int,
 ) -> tuple[ServePlan, ...]:
-    """:func:`serve_plans` for fish counts given in :data:`_FISH_CODES` order."""
+    """:func:`serve_plans` for a client given by what its plans depend on (its order, its
+    size, whether it is undecided) and fish counts in :data:`_FISH_CODES` order.
+
+    Keyed by plain strings and numbers rather than the client card, whose dataclass and
+    enum hashes run in Python at every lookup.
+    """
     fish = dict(zip(_FISH_CODES, counts, strict=True))
     plans: list[ServePlan] = []
-    if client.kind is ClientKind.UNDECIDED:
+    if undecided:
         codes = [c for c in ("P", "D", "M", "F", "T") if fish[c]]
-        for n_arr in range(min(arrivages, client.size) + 1):
-            for combo in _multisets(codes, client.size - n_arr):
+        for n_arr in range(min(arrivages, size) + 1):
+            for combo in _multisets(codes, size - n_arr):
                 need = Counter(combo)
                 if all(fish[c] >= n for c, n in need.items()):
                     plans.append(ServePlan(tuple(sorted(need.items())), (), ("D",) * n_arr))
@@ -219,7 +234,7 @@ def _cached_plans(
     # be iced into, more specials than held) are left out; the product keeps the
     # order of the full enumeration, so the plans and their order are unchanged.
     per_code = []
-    for code, k in _wanted(client.order):
+    for code, k in _wanted(order):
         source = _ICED_FROM.get(code)
         have_raw = fish.get(code, 0)
         have_src = fish.get(source, 0) if source is not None else 0

@@ -16,6 +16,7 @@ Three layers of proof:
 from __future__ import annotations
 
 import ast
+import math
 import pathlib
 import random
 from typing import Any
@@ -216,6 +217,7 @@ def test_hard_decides_the_same_in_worlds_its_seat_cannot_tell_apart() -> None:
     points = _decision_points(seed=12, players=3, seat=0)
     assert len(points) >= 3
     rng = random.Random(5)
+    searched = 0
     for real in points:
         view = view_for(real, 0)
         other = sample_state(view, rng)
@@ -225,6 +227,21 @@ def test_hard_decides_the_same_in_worlds_its_seat_cannot_tell_apart() -> None:
         assert hidden != [s.hand for i, s in enumerate(other.seats) if i != 0] + [other.fish_deck]
         legal = [to_wire(a) for a in legal_actions(real, 0)]
         assert legal == [to_wire(a) for a in legal_actions(other, 0)]
-        a = HardBot(3, budget=0.2).act(view_for(real, 0), legal)
-        b = HardBot(3, budget=0.2).act(view_for(other, 0), [dict(x) for x in legal])
+        bot_a, bot_b = _untimed_hard(), _untimed_hard()
+        a = bot_a.act(view_for(real, 0), legal)
+        b = bot_b.act(view_for(other, 0), [dict(x) for x in legal])
         assert a == b
+        assert (bot_a.searches, bot_a.worlds) == (bot_b.searches, bot_b.worlds)
+        searched += bot_a.searches
+    assert searched >= 3  # the comparisons above were made by searches, not the heuristic alone
+
+
+def _untimed_hard() -> HardBot:
+    """A hard bot whose searches are bounded by their world count alone.
+
+    No CPU or wall-clock cap: each search samples exactly
+    :meth:`HardBot.worlds_for` worlds however loaded the machine is, so two
+    runs fed the same view make the same draws and any difference in their
+    moves comes from what they were handed.
+    """
+    return HardBot(3, budget=0.2, time_limit=math.inf, wall_limit=math.inf)
