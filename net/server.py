@@ -57,6 +57,7 @@ from net.messages import (
 from net.outbox import Outbox
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
+from net.thinking import Thinker
 from net.turns import Outcome, TimeLimit, TurnKeeper
 
 log = logging.getLogger(__name__)
@@ -230,6 +231,9 @@ class TableServer:
             defaults let everyone hear everyone.
         drafts: How long and how often a person drafting a move holds the
             bots (:class:`net.drafts.DraftRules`).
+        thinker: Where the bots think (:mod:`net.thinking`): default a worker
+            thread per decision; a :class:`net.thinking.ProcessThinker` shared
+            by every table of a process that hosts many.
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -264,6 +268,7 @@ class TableServer:
         clock: Callable[[], float] = time.monotonic,
         chat: ChatPolicy | None = None,
         drafts: DraftRules | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -336,6 +341,7 @@ class TableServer:
             absent_grace=absent_grace,
             resume_grace=resume_grace,
             holds=self._drafts,
+            thinker=thinker,
         )
         self._clients: list[_Client] = []  # in join order, for stable broadcast order
         self._by_seat: dict[int, _Client] = {}
