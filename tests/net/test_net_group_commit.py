@@ -9,13 +9,14 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 import pytest
-from test_net_server import APP, FAST, join
+from test_net_server import APP, FAST, Watch, game_of, join
 from test_net_toygame import CountGame
 
+from net.client import TableClient
 from net.connection import FramedConnection
 from net.messages import Ack, Bye, View
 from net.outbox import Outbox
@@ -86,6 +87,25 @@ async def recorded(
         yield server, recorder
 
 
+@pytest.fixture
+def disk(monkeypatch: pytest.MonkeyPatch) -> SlowDisk:
+    """A slow disk under every log, and every ack and view sent logged in its events."""
+    slow = SlowDisk([])
+    slow.install(monkeypatch)
+    spy_sends(monkeypatch, slow.events)
+    return slow
+
+
+async def two_seats(server: TableServer) -> tuple[TableClient, Watch, TableClient, Watch]:
+    """Seats A and B joined, the game started, and both shown revision 0."""
+    a, a_w = await join(server, "A")
+    b, b_w = await join(server, "B")
+    await server.start()
+    await a_w.view(0)
+    await b_w.view(0)
+    return a, a_w, b, b_w
+
+
 async def until(check: Any) -> None:
     """Let the loop run until ``check()`` holds (at most 10 s)."""
     async with asyncio.timeout(10):
@@ -94,18 +114,11 @@ async def until(check: Any) -> None:
 
 
 async def test_no_ack_or_view_leaves_before_the_record_is_synced(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, disk: SlowDisk
 ) -> None:
-    events: list[Event] = []
-    disk = SlowDisk(events)
-    disk.install(monkeypatch)
-    spy_sends(monkeypatch, events)
+    events = disk.events
     async with recorded(tmp_path) as (server, recorder):
-        a, a_w = await join(server, "A")
-        b, b_w = await join(server, "B")
-        await server.start()
-        await a_w.view(0)
-        await b_w.view(0)
+        a, a_w, b, b_w = await two_seats(server)
         seq = await a.send_action({"add": 2})
         await disk.wait_entered()  # the action was applied and its submit returned long ago
         assert recorder.actions == 1 and server.rev == 1
@@ -124,18 +137,11 @@ async def test_no_ack_or_view_leaves_before_the_record_is_synced(
 
 
 async def test_actions_during_a_sync_are_applied_at_once_and_share_the_next_sync(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, disk: SlowDisk
 ) -> None:
-    events: list[Event] = []
-    disk = SlowDisk(events)
-    disk.install(monkeypatch)
-    spy_sends(monkeypatch, events)
+    events = disk.events
     async with recorded(tmp_path, free=True, target=10**6) as (server, recorder):
-        a, a_w = await join(server, "A")
-        b, b_w = await join(server, "B")
-        await server.start()
-        await a_w.view(0)
-        await b_w.view(0)
+        a, a_w, b, b_w = await two_seats(server)
         await a.send_action({"add": 1})
         await disk.wait_entered()
         for i in range(5):  # the lock is free while the first record syncs
@@ -153,7 +159,7 @@ async def test_actions_during_a_sync_are_applied_at_once_and_share_the_next_sync
             assert [m.rev for m in watch.seen if isinstance(m, View)] == list(range(12))
         acks = [m.seq for m in a_w.seen if isinstance(m, Ack)]
         assert acks == sorted(acks) and len(acks) == 6
-        moves = server._table.match.moves  # type: ignore[union-attr]
+        moves = game_of(server).moves
         await a.close()
         await b.close()
     logged = read_log(tmp_path / "count.plog").actions
@@ -161,17 +167,11 @@ async def test_actions_during_a_sync_are_applied_at_once_and_share_the_next_sync
 
 
 async def test_close_waits_for_the_pending_records_and_sends_their_frames_first(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, disk: SlowDisk
 ) -> None:
-    events: list[Event] = []
-    disk = SlowDisk(events)
-    disk.install(monkeypatch)
     timing = Timing(ping_interval=5.0, idle_timeout=10.0, close_timeout=10.0)
     async with recorded(tmp_path, timing) as (server, _recorder):
-        a, a_w = await join(server, "A")
-        b, _b_w = await join(server, "B")
-        await server.start()
-        await a_w.view(0)
+        a, a_w, b, _b_w = await two_seats(server)
         seq = await a.send_action({"add": 1})
         await disk.wait_entered()
         closing = asyncio.create_task(server.close())
@@ -202,40 +202,42 @@ async def test_the_outbox_lets_frames_go_in_order_only_once_every_earlier_record
 ):
     failures: list[BaseException] = []
     box = Outbox(failures.append)
-    conn = _Conn()
+    fake = _Conn()
+    conn = cast(FramedConnection, fake)
     loop = asyncio.get_running_loop()
     first: asyncio.Future[None] = loop.create_future()
     second: asyncio.Future[None] = loop.create_future()
     assert not box.hold(conn, b"before")  # nothing pending: straight through
     box.after(first)
-    assert box.hold(conn, b"a")  # type: ignore[arg-type]
+    assert box.hold(conn, b"a")
     box.after(second)
-    assert box.hold(conn, b"b")  # type: ignore[arg-type]
-    assert box.hold(conn, None)  # type: ignore[arg-type]
+    assert box.hold(conn, b"b")
+    assert box.hold(conn, None)
     second.set_result(None)
     await asyncio.sleep(0)
-    assert conn.got == [] and box.pending == 2  # the later record alone frees nothing
+    assert fake.got == [] and box.pending == 2  # the later record alone frees nothing
     first.set_result(None)
     await asyncio.sleep(0)
-    assert conn.got == [b"a", b"b", None] and box.pending == 0 and failures == []
+    assert fake.got == [b"a", b"b", None] and box.pending == 0 and failures == []
     await box.drained()
 
 
 async def test_after_a_failed_record_the_outbox_drops_every_frame_but_still_closes() -> None:
     failures: list[BaseException] = []
     box = Outbox(failures.append)
-    conn = _Conn()
+    fake = _Conn()
+    conn = cast(FramedConnection, fake)
     broken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     box.after(broken)
-    assert box.hold(conn, b"the action's view")  # type: ignore[arg-type]
+    assert box.hold(conn, b"the action's view")
     broken.set_exception(OSError(28, "No space left on device"))
     await asyncio.sleep(0)
     assert [type(e) for e in failures] == [OSError]
-    assert box.hold(conn, b"a later frame")  # type: ignore[arg-type]
-    assert box.hold(conn, None)  # type: ignore[arg-type]
-    assert conn.got == [None]
+    assert box.hold(conn, b"a later frame")
+    assert box.hold(conn, None)
+    assert fake.got == [None]
     box.open()  # closing the table: its goodbyes go out
-    assert not box.hold(conn, b"bye")  # type: ignore[arg-type]
+    assert not box.hold(conn, b"bye")
 
 
 async def test_accepted_connections_do_not_wait_to_coalesce_frames(tmp_path: Path) -> None:

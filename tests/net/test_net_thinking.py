@@ -8,7 +8,7 @@ import threading
 from collections.abc import AsyncIterator
 
 import pytest
-from test_net_server import serving
+from test_net_server import game_of, serving
 from test_net_toygame import RandomBot
 
 from net.game import Agent, Wire
@@ -94,9 +94,7 @@ async def _seeded_moves(thinker: Thinker) -> list[list[int]]:
         seats=3, bots=bots, auto_start=True, options={"target": 40}, thinker=thinker
     ) as server:
         await server.wait_over()
-        match = server._table.match
-        assert match is not None
-        return list(match.moves)  # type: ignore[attr-defined]
+        return list(game_of(server).moves)
 
 
 async def test_a_seeded_table_plays_the_same_game_with_bots_in_processes(
