@@ -312,16 +312,6 @@ class TableRecorder:
             records.append(writer.end_record(result))
         return self._queue(writer, records)
 
-    async def record(self, seat: int, action: Wire) -> None:
-        """:meth:`record_action`, then wait until the record is on disk.
-
-        Raises:
-            OSError: the disk refused.
-        """
-        durable = self.record_action(seat, action)
-        if durable is not None:
-            await durable
-
     async def record_chat(self, said: Said) -> None:
         """``on_chat``: append a chat message, synced (nothing before the game's
         header nor after its end), in its place among the actions' records.
