@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from net.frames import Limits, encode, read_frame
 from net.game import Wire
@@ -26,6 +27,20 @@ WRITE_TIMEOUT: Final = 10.0
 """Seconds one write may wait for the peer to make room before it is dropped."""
 
 
+class Gate(Protocol):
+    """Decides whether a frame (or the close after the frames) waits before its queue.
+
+    The table server holds back everything it sends while a logged action is
+    not yet on disk (``net/server.py``, the outbox): nobody may hear of an
+    action, or of anything that came after it, before its record is durable.
+    """
+
+    def hold(self, conn: FramedConnection, frame: bytes | None) -> bool:
+        """Take ``frame`` (``None``: the close) to hand to ``conn.release`` later, in
+        the order sent; or return False to let it go into the queue at once."""
+        ...
+
+
 class FramedConnection:
     """A stream pair speaking length-prefixed msgpack frames.
 
@@ -35,8 +50,13 @@ class FramedConnection:
         limits: Decoding caps for incoming frames.
         queue_size: Most frames queued for sending before the peer is dropped.
         write_timeout: Seconds a write may block before the peer is dropped.
+        gate: Holds frames back before they are queued (see :class:`Gate`);
+            ``None`` queues every frame at once.
 
     Create it inside a running event loop: it starts its writer task at once.
+    A TCP stream gets ``TCP_NODELAY``: a frame is a whole message, and waiting
+    to coalesce it with the next (Nagle's algorithm, against the peer's delayed
+    acknowledgement) costs tens of milliseconds per exchange.
     """
 
     def __init__(
@@ -47,9 +67,12 @@ class FramedConnection:
         limits: Limits,
         queue_size: int = QUEUE_SIZE,
         write_timeout: float = WRITE_TIMEOUT,
+        gate: Gate | None = None,
     ) -> None:
         self._reader = reader
         self._writer = writer
+        self._gate = gate
+        _no_delay(writer)
         self._limits = limits
         self._write_timeout = write_timeout
         # None in the queue means "flush, then close the stream".
@@ -102,6 +125,21 @@ class FramedConnection:
         """
         if self._closing:
             return False
+        if self._gate is not None and self._gate.hold(self, frame):
+            return True
+        return self._put(frame)
+
+    def release(self, frame: bytes | None) -> None:
+        """Queue a frame (``None``: the close) that the gate held back, sent before any
+        close that came after it; a connection dropped meanwhile discards it."""
+        if frame is None:
+            self._put_end()
+        else:
+            self._put(frame)
+
+    def _put(self, frame: bytes) -> bool:
+        if self._writer_task.done():
+            return False  # aborted, or the writer failed
         try:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
@@ -111,15 +149,21 @@ class FramedConnection:
         return True
 
     def close(self, reason: str = "closing") -> None:
-        """Send what is queued, then close. Further sends are discarded."""
+        """Send what is queued (and held by the gate), then close. Further sends are
+        discarded."""
         if self._closing:
             return
         self._closing = True
         self.close_reason = reason
+        if self._gate is not None and self._gate.hold(self, None):
+            return
+        self._put_end()
+
+    def _put_end(self) -> None:
         try:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
-            self.abort(reason)
+            self.abort(self.close_reason or "closing")
 
     def abort(self, reason: str) -> None:
         """Close at once, discarding anything unsent."""
@@ -155,3 +199,13 @@ class FramedConnection:
             self._closing = True
             with contextlib.suppress(Exception):
                 self._writer.close()
+
+
+def _no_delay(writer: asyncio.StreamWriter) -> None:
+    """Turn Nagle's algorithm off on a TCP stream. asyncio does it only for sockets
+    made with ``proto=IPPROTO_TCP``; a listening socket made with the default
+    ``proto`` 0 (``net/listen.py``) accepts connections it skips."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

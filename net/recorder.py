@@ -5,11 +5,15 @@
 match starts it writes the header (game, rules and app versions, seed, seats
 with names, kinds and tokens, options, table settings); for every accepted
 action it appends one record, synced to disk *before* the server acks the
-sender or sends anyone a view (the server awaits ``on_action`` first); when
-the game ends it appends the public result. :func:`restore_server` goes the
-other way: a server with the same seed, seats and options whose match is
-rebuilt by replaying every logged action (R3), its players' seats waiting
-for their tokens, appending to the same log.
+sender or sends anyone a view; when the game ends it appends the public
+result. Records are written by group commit: the server hands each one over
+(``on_record``) as it applies the action and goes on at once; one writer task
+writes and syncs, in a worker thread, every record queued since its last
+sync; each record's future resolves once it is on disk, and the server's
+outbox (:mod:`net.outbox`) holds back everything it sends until then.
+:func:`restore_server` goes the other way: a server with the same seed,
+seats and options whose match is rebuilt by replaying every logged action
+(R3), its players' seats waiting for their tokens, appending to the same log.
 
 Game-agnostic, like the rest of ``net``: bots are rebuilt through a
 ``make_agent`` callback, and the game checks every replayed action.
@@ -219,20 +223,18 @@ class TableRecorder:
         self.path: Path | None = writer.path if writer is not None else None
         self.error: str | None = None
         self.actions = 0
-        """Actions appended by this recorder (since it was attached)."""
+        """Actions appended by this recorder (since it was attached), once queued."""
+        # Group commit: records queued for the writer task, oldest first.
+        self._pending: list[tuple[LogWriter, list[bytes], asyncio.Future[None]]] = []
+        self._committer: asyncio.Task[None] | None = None
+        self._broken: Exception | None = None  # a sync failed: nothing more is written
+        self._syncs = 0
 
     def attach(self, server: TableServer) -> None:
-        """Hook ``server`` (before :meth:`TableServer.open`); an ``on_action`` already set
-        is kept and awaited after the record is on disk."""
+        """Hook ``server`` (before :meth:`TableServer.open`): its ``on_record``,
+        ``on_chat`` and, for a new log, ``on_start``. Its ``on_action`` is left alone."""
         self._server = server
-        previous = server.on_action
-
-        async def on_action(seat: int, action: Wire) -> None:
-            await self.record(seat, action)
-            if previous is not None:
-                await previous(seat, action)
-
-        server.on_action = on_action
+        server.on_record = self.record_action
         server.on_chat = self.record_chat
         if self._writer is None:
             server.on_start = self.start
@@ -282,27 +284,37 @@ class TableRecorder:
         self.path = path
         log.info("Table log: %s", path)
 
-    async def record(self, seat: int, action: Wire) -> None:
-        """``on_action``: append the action (and the result if it ended the game), synced.
+    def record_action(self, seat: int, action: Wire) -> asyncio.Future[None] | None:
+        """``on_record``: queue the action's record (and the result's, if it ended the
+        game) for the next group commit.
+
+        Call it on the event loop right after the action is applied: records are
+        written in the order queued, and :attr:`TableServer.last_move_by_table` is read now.
+
+        Returns:
+            A future that resolves once the record is on disk, or raises the
+            ``OSError`` the disk gave (the server then closes the table so that
+            nobody hears of an unrecorded action); ``None`` when this table is
+            not being recorded (see :attr:`error`).
 
         Raises:
-            OSError: the disk refused; the server then closes the table so
-                that nobody hears of an unrecorded action.
+            RuntimeError: the log already ended.
+            ValueError: the record is over :data:`net.tablelog.MAX_RECORD` bytes.
         """
         writer = self._writer
         if writer is None:
-            return  # not recording (see error)
+            return None  # not recording (see error)
         server = self._require_server()
-        why = server.last_move_by_table  # read before the first await: it is this move's
-        await asyncio.to_thread(writer.append, seat, action, why)
+        records = [writer.action_record(seat, action, server.last_move_by_table)]
         self.actions += 1
         result = server.result()
         if result is not None and not writer.ended:
-            await asyncio.to_thread(writer.finish, result)
+            records.append(writer.end_record(result))
+        return self._queue(writer, records)
 
     async def record_chat(self, said: Said) -> None:
         """``on_chat``: append a chat message, synced (nothing before the game's
-        header nor after its end).
+        header nor after its end), in its place among the actions' records.
 
         Raises:
             OSError: the disk refused (the server logs it and relays anyway).
@@ -310,7 +322,50 @@ class TableRecorder:
         writer = self._writer
         if writer is None:
             return
-        await asyncio.to_thread(writer.append_chat, said.seat, said.name, said.text, said.after)
+        record = writer.chat_record(said.seat, said.name, said.text, said.after)
+        if record is not None:
+            await self._queue(writer, [record])
+
+    @property
+    def syncs(self) -> int:
+        """Group commits written so far (each one write and one ``fsync``)."""
+        return self._syncs
+
+    def _queue(self, writer: LogWriter, records: list[bytes]) -> asyncio.Future[None]:
+        """Queue ``records`` for ``writer``; the future resolves once they are on disk."""
+        loop = asyncio.get_running_loop()
+        durable: asyncio.Future[None] = loop.create_future()
+        if self._broken is not None:
+            durable.set_exception(self._broken)  # after a failed sync nothing more is kept
+            return durable
+        self._pending.append((writer, records, durable))
+        if self._committer is None:
+            self._committer = loop.create_task(self._commit(), name="table log")
+        return durable
+
+    async def _commit(self) -> None:
+        """Write and sync, one batch at a time, whatever was queued meanwhile."""
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await asyncio.to_thread(_write_batch, batch)
+                except Exception as exc:
+                    log.error("Table log: the disk refused a record: %s", exc)
+                    self._broken = exc
+                    self.error = f"this game is no longer being saved: {exc}"
+                    batch += self._pending
+                    self._pending = []
+                    for _writer, _records, durable in batch:
+                        if not durable.done():
+                            durable.set_exception(exc)
+                    return
+                self._syncs += 1
+                for _writer, _records, durable in batch:
+                    if not durable.done():
+                        durable.set_result(None)
+        finally:
+            self._committer = None
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice)."""
@@ -321,6 +376,20 @@ class TableRecorder:
         if self._server is None:
             raise RuntimeError("attach() the recorder to a server first")
         return self._server
+
+
+def _write_batch(batch: list[tuple[LogWriter, list[bytes], asyncio.Future[None]]]) -> None:
+    """In a worker thread: write each writer's run of records with one sync, in order."""
+    run: list[bytes] = []
+    current: LogWriter | None = None
+    for writer, records, _durable in batch:
+        if writer is not current:
+            if current is not None:
+                current.write(run)
+            current, run = writer, []
+        run += records
+    if current is not None:
+        current.write(run)
 
 
 def restore_server(

@@ -1,10 +1,13 @@
 """`TableServer`: hosts one table of any game on asyncio TCP.
 
 One task per connection reads and checks frames; every change to the table
-happens under one :class:`asyncio.Lock`, so the order is: apply, await the
-``on_action`` hook (the action log), ack the sender, send every connection its
-own view. Sending only queues (see :mod:`net.connection`), so a slow client
-never holds the lock or anyone else.
+happens under one :class:`asyncio.Lock`, so the order is: apply, hand the
+record to the log (``on_record``, group commit), await the ``on_action`` hook,
+ack the sender, send every connection its own view, let the lock go. Nothing
+waits on the disk under the lock: whatever the server sends after an action
+waits in its outbox (:mod:`net.outbox`) until the action's record is on disk,
+then leaves in the order sent. Sending only queues (see :mod:`net.connection`),
+so a slow client never holds the lock or anyone else.
 
 What leaves the server about the game is only ever ``Match.view(seat)`` (in
 ``view`` frames) and the game's own refusal sentences (in ``error`` frames).
@@ -59,9 +62,11 @@ from net.messages import (
     check_action,
     parse_client_message,
 )
+from net.outbox import Outbox
 from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
+from net.thinking import Thinker
 from net.turns import BOT_PATIENCE, Outcome, TimeLimit, TurnKeeper
 from net.wording import then, worded
 
@@ -239,6 +244,9 @@ class TableServer:
         bot_patience: Seconds a bot that waits on a person (e.g. for an
             answer to its offer) is left before it is asked again and may
             withdraw (:data:`net.turns.BOT_PATIENCE`).
+        thinker: Where the bots think (:mod:`net.thinking`): default a worker
+            thread per decision; a :class:`net.thinking.ProcessThinker` shared
+            by every table of a process that hosts many.
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -274,6 +282,7 @@ class TableServer:
         chat: ChatPolicy | None = None,
         drafts: DraftRules | None = None,
         bot_patience: float = BOT_PATIENCE,
+        thinker: Thinker | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -304,6 +313,15 @@ class TableServer:
         """Called with every seat's :class:`~net.table.SeatRecord` when the match
         starts, before anyone sees it (a log writes its header here). Synchronous;
         if it raises, the error is logged and the table carries on."""
+        self.on_record: Callable[[int, Wire], asyncio.Future[None] | None] | None = None
+        """Called with ``(seat, action)`` right after each accepted action is applied,
+        under the lock and before ``on_action`` (a group-committing log queues the
+        record here, :meth:`net.recorder.TableRecorder.record_action`). It returns a
+        future that resolves once the record is durable, or ``None`` if nothing is
+        recorded. Nothing the server sends from then on leaves before that future
+        resolves (:mod:`net.outbox`); the lock is not held meanwhile. If it raises,
+        or the future fails, nobody hears of the action and the table closes
+        (``bye`` reason ``"record_failed"``), as for ``on_action``."""
         self.on_chat: Callable[[Said], Awaitable[None]] | None = None
         """Awaited with each chat message before it is relayed (a log records it
         here). If it raises, the error is logged and the message is still relayed:
@@ -313,6 +331,7 @@ class TableServer:
         self._prices = PriceDesk(clock)
         self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
+        self._outbox = Outbox(self._record_failed)  # every connection's gate
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
         self._code_guard = code_guard or CodeGuard()
@@ -339,6 +358,7 @@ class TableServer:
             resume_grace=resume_grace,
             holds=self._drafts,
             bot_patience=bot_patience,
+            thinker=thinker,
         )
         self._answers = AnswerClock(
             (drafts or DraftRules()).answer_seconds,
@@ -419,6 +439,13 @@ class TableServer:
         except TimeoutError:
             log.warning("An action is stuck in on_action; closing anyway.")
             locked = False
+        # What was sent before the close leaves once its records are on disk.
+        try:
+            async with asyncio.timeout(self._timing.close_timeout):
+                await self._outbox.drained()
+        except TimeoutError:
+            log.warning("The table log does not answer; closing without what waits on it.")
+        self._outbox.open()  # the goodbyes go out at once
         if reason == "closing" and self._table.phase == "lobby":
             reason = TABLE_CLOSED  # no game, no log: nothing of the table remains
         try:
@@ -591,6 +618,7 @@ class TableServer:
             limits=CLIENT_LIMITS,
             queue_size=self._timing.queue_size,
             write_timeout=self._timing.write_timeout,
+            gate=self._outbox,
         )
         self._conns.add(conn)
         client: _Client | None = None
@@ -1075,6 +1103,14 @@ class TableServer:
                 return "rejected"
             if origin is not None:
                 origin.strikes = 0
+            if self.on_record is not None:
+                try:
+                    durable = self.on_record(seat, action)
+                except Exception as exc:
+                    self._record_failed(exc)
+                    return "skipped"
+                if durable is not None:
+                    self._outbox.after(durable)  # what follows waits until it is on disk
             if self.on_action is not None:
                 try:
                     await self.on_action(seat, action)
@@ -1100,6 +1136,14 @@ class TableServer:
                 self._changed()
                 self._over.set()
             return "accepted"
+
+    def _record_failed(self, exc: BaseException) -> None:
+        """An accepted action's record failed: nobody may hear of it; the table closes."""
+        if self._halted:
+            return
+        log.error("An action could not be recorded (%s); the table closes.", exc, exc_info=exc)
+        self._halted = True
+        self._halt_task = asyncio.create_task(self.close("record_failed"))
 
     def _start_locked(self) -> None:
         self._table.start()

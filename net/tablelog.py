@@ -24,6 +24,7 @@ after a resume, so the file is created readable by its owner only (0600)
 and stays on the host's disk.
 
 Every record is flushed and ``fsync``-ed before :meth:`LogWriter.append`
+(or :meth:`LogWriter.write`, which syncs a batch of records at once)
 returns, so an action the table acknowledged is on disk even if the process
 is killed the next instant (docs/ARCHITECTURE.md: "flushed before the action is
 acknowledged"). A crash mid-write leaves at most one partial record at the
@@ -37,7 +38,7 @@ import contextlib
 import os
 import struct
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -237,12 +238,7 @@ class LogWriter:
             OSError: the write or the sync failed (e.g. the disk is full).
             ValueError: the record is over :data:`MAX_RECORD` bytes.
         """
-        if self.ended:
-            raise RuntimeError(f"{self.path}: the game is over; nothing may follow its end")
-        record: dict[str, Any] = {"seat": seat, "action": dict(action), "time": time.time()}
-        if why is not None:
-            record.update(by="table", why=why)
-        self._append(_pack(record))
+        self._append(self.action_record(seat, action, why))
 
     def append_chat(self, seat: int | None, name: str, text: str, after: int) -> None:
         """Record a chat message (see :class:`LoggedChat`); returns once it is on disk.
@@ -252,10 +248,9 @@ class LogWriter:
             OSError: the write or the sync failed.
             ValueError: the record is over :data:`MAX_RECORD` bytes.
         """
-        if self.ended:
-            return
-        chat = {"seat": seat, "name": name, "text": text, "after": after}
-        self._append(_pack({"chat": chat, "time": time.time()}))
+        record = self.chat_record(seat, name, text, after)
+        if record is not None:
+            self._append(record)
 
     def finish(self, result: Mapping[str, Any]) -> None:
         """Record the end of the game with its public ``result``; returns once on disk.
@@ -264,10 +259,64 @@ class LogWriter:
             RuntimeError: the log already has its ``end`` record.
             OSError: the write or the sync failed.
         """
+        record = self.end_record(result)
+        try:
+            self._append(record)
+        except BaseException:
+            self.ended = False  # not written: the end may still be recorded
+            raise
+
+    # Group commit: build records as they happen, write many with one sync.
+
+    def action_record(self, seat: int, action: Mapping[str, Any], why: str | None = None) -> bytes:
+        """The framed record of an accepted action (see :meth:`append`), not yet written.
+
+        Raises:
+            RuntimeError: the log already has (or is to get) its ``end`` record.
+            ValueError: the record is over :data:`MAX_RECORD` bytes.
+        """
+        if self.ended:
+            raise RuntimeError(f"{self.path}: the game is over; nothing may follow its end")
+        record: dict[str, Any] = {"seat": seat, "action": dict(action), "time": time.time()}
+        if why is not None:
+            record.update(by="table", why=why)
+        return _pack(record)
+
+    def chat_record(self, seat: int | None, name: str, text: str, after: int) -> bytes | None:
+        """The framed record of a chat message (see :meth:`append_chat`), not yet written;
+        ``None`` once the end is recorded.
+
+        Raises:
+            ValueError: the record is over :data:`MAX_RECORD` bytes.
+        """
+        if self.ended:
+            return None
+        chat = {"seat": seat, "name": name, "text": text, "after": after}
+        return _pack({"chat": chat, "time": time.time()})
+
+    def end_record(self, result: Mapping[str, Any]) -> bytes:
+        """The framed ``end`` record with the public ``result``, not yet written; from
+        now on the writer counts as ended (nothing more may be built).
+
+        Raises:
+            RuntimeError: the log already has (or is to get) its ``end`` record.
+        """
         if self.ended:
             raise RuntimeError(f"{self.path}: the game's end is already recorded")
-        self._append(_pack({"end": dict(result), "time": time.time()}))
+        record = _pack({"end": dict(result), "time": time.time()})
         self.ended = True
+        return record
+
+    def write(self, records: Sequence[bytes]) -> None:
+        """Append records built by the methods above, in order, with one write and one
+        sync; returns once all are on disk. On failure none of them is kept (the file
+        is cut back where it was, if it can be).
+
+        Raises:
+            OSError: the write or the sync failed.
+        """
+        if records:
+            self._append(b"".join(records))
 
     def close(self) -> None:
         """Nothing to release (no file stays open); kept for symmetry."""

@@ -1,7 +1,8 @@
 """Moves the table makes by itself: bots' turns, and defaults for seats out of time.
 
 :class:`TurnKeeper` watches ``waiting_on()`` after every change. For a bot
-seat it asks the bot (in a worker thread) after a delay; for any seat it arms
+seat it asks the bot (in a worker thread, or a worker process: see
+:mod:`net.thinking`) after a delay; for any seat it arms
 a deadline from the turn timeout and, for a disconnected human, the absence
 grace; at the deadline it applies ``Match.timeout_action(seat)``. A bot on a
 seat in ``volunteers()`` (not waited on, but free to act, e.g. to offer a
@@ -29,6 +30,7 @@ from net.drafts import DraftHolds
 from net.frames import wire_copy
 from net.game import Agent, Match, Wire
 from net.table import Table
+from net.thinking import Thinker, ThreadThinker
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,8 @@ class TurnKeeper:
         clock: Monotonic clock in seconds; must match the table's.
         holds: Drafts in progress (``net/drafts.py``): while another seat
             drafts, bots are not asked and their moves are not applied.
+        thinker: Where bots think (:mod:`net.thinking`); default a worker
+            thread per decision.
 
     All methods except the tasks it starts are synchronous and must be called
     from the event loop while holding ``lock``.
@@ -122,8 +126,11 @@ class TurnKeeper:
         bot_patience: float = BOT_PATIENCE,
         clock: Callable[[], float] = time.monotonic,
         holds: DraftHolds | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self._holds = holds
+        self._thinker: Thinker = thinker or ThreadThinker()
+        self._asked: dict[int, Agent] = {}  # id -> every agent asked, to forget at close
         self._table = table
         self._lock = lock
         self._submit = submit
@@ -260,6 +267,8 @@ class TurnKeeper:
         self._timers.clear()
         for task in [*self._bots.values(), *self._volunteering.values(), *self._expiries]:
             task.cancel()
+        self._thinker.forget(self._asked.values())
+        self._asked.clear()
 
     # --- deadlines ----------------------------------------------------------
 
@@ -389,11 +398,14 @@ class TurnKeeper:
                 await change.wait()
 
     async def _think(self, seat: int, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
-        """``agent.act(view, legal)`` in a worker thread (a slow bot must never block the
-        event loop), one call at a time per seat: its driver and its unasked chance
-        never run the same bot concurrently."""
+        """``agent.act(view, legal)`` through the thinker, off the event loop (a slow bot
+        must never block it), one call at a time per seat: its driver and its unasked
+        chance never run the same bot concurrently."""
         async with self._thinking.setdefault(seat, asyncio.Lock()):
-            return await asyncio.to_thread(agent.act, view, legal)
+            if self._closed:
+                return None  # forgotten: never ask a bot after close
+            self._asked[id(agent)] = agent
+            return await self._thinker.think(agent, view, legal)
 
     async def _volunteer(self, seat: int, agent: Agent) -> None:
         """Give the bot on ``seat`` one chance to act unasked per change while the match

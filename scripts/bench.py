@@ -55,6 +55,7 @@ from net.client import TableClient
 from net.frames import encode
 from net.messages import View
 from net.server import TableServer, Timing
+from net.thinking import ProcessThinker
 from poissonnier_tui import __version__
 from poissonnier_tui.arena.simulate import simulate
 from poissonnier_tui.games.poissonnier.bots import DEFAULT_LEVEL, make_bot
@@ -270,8 +271,14 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
         app_version=__version__,
         auto_start=True,
         turn_timeout=None,
-        # all 20 spectators come from 127.0.0.1; seat 0 moves faster than a person
-        timing=Timing(max_spectators_per_address=32, action_rate=1e6, action_burst=1e6),
+        # all 20 spectators come from 127.0.0.1; seat 0 moves (and sends) faster than a person
+        timing=Timing(
+            max_spectators_per_address=32,
+            action_rate=1e6,
+            action_burst=10**6,
+            message_rate=1e6,
+            message_burst=10**6,
+        ),
     )
     record_table(server)  # a hosted table keeps its log (the durable write is in the path)
     latencies: list[float] = []
@@ -605,7 +612,13 @@ async def loop_pings(seconds: float, period: float = 0.01) -> list[float]:
 
 
 async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
-    """``tables`` four-bot tables (default level, no bot delay) on this loop; pings meanwhile."""
+    """``tables`` four-bot tables (default level, no bot delay) on this loop; pings meanwhile.
+
+    As a process hosting many tables does, the bots think in worker processes
+    (:class:`net.thinking.ProcessThinker`, shared by every table), not in threads
+    that take the interpreter lock from the loop.
+    """
+    thinker = ProcessThinker()
     servers = []
     for t in range(tables):
         bots = {s: make_bot(DEFAULT_LEVEL, t * 8 + s) for s in range(4)}
@@ -618,6 +631,7 @@ async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
             bots=bots,
             bot_delay=0.0,
             auto_start=True,
+            thinker=thinker,
         )
         servers.append(server)
     try:
@@ -628,6 +642,7 @@ async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
     finally:
         for server in servers:
             await server.close()
+        thinker.close()
     return pings, revs
 
 

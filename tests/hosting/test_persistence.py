@@ -12,7 +12,7 @@ import asyncio
 import json
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -309,10 +309,10 @@ async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
     while not isinstance(first, View):
         first = await anext(messages)
 
-    def disk_full(self: LogWriter, seat: int, action: Mapping[str, Any]) -> None:
+    def disk_full(self: LogWriter, records: Sequence[bytes]) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(LogWriter, "append", disk_full)
+    monkeypatch.setattr(LogWriter, "write", disk_full)
     seq = await client.send_action({"type": "ready"})
     rest = [m async for m in messages]
     await client.close()

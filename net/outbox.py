@@ -1,0 +1,130 @@
+"""The table server's outbox: what it sends waits until the actions before it are on disk.
+
+Group commit (docs/ARCHITECTURE.md "Persistence"): the server applies an
+action under its lock, hands the record to the log (``TableServer.on_record``
+returns a future that resolves once the record is written and synced), and
+lets the lock go at once. Everything the server sends from then on (the
+action's ack and views, and anything after them: lobby frames, chat, pings,
+refusals, a newcomer's welcome) waits here, in the order sent, until that
+record and every one before it is durable. So:
+
+* every connection gets its frames in the order the server sent them (views
+  in revision order);
+* a crash between apply and sync loses no frame anyone received: nothing was
+  sent after an action whose record is not on disk;
+* a record that fails: nothing sent after it ever leaves (its connections
+  still close), and the server is told to close the table.
+
+With no record pending, frames go straight to their connection's queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+
+from net.connection import FramedConnection
+
+log = logging.getLogger(__name__)
+
+_Held = list[tuple[FramedConnection, bytes | None]]
+"""Frames (``None``: a close) in the order sent, each with its connection."""
+
+
+class Outbox:
+    """Holds a server's frames behind the records not yet durable (a
+    :class:`net.connection.Gate` for every connection of the server).
+
+    Args:
+        on_failure: called once, with the exception, when a record fails; the
+            frames held behind it are dropped for good (the server closes).
+
+    Use from the event loop only.
+    """
+
+    def __init__(self, on_failure: Callable[[BaseException], None]) -> None:
+        self._on_failure = on_failure
+        # Oldest first: a record's future and the frames sent after it (and before the next).
+        self._waits: deque[tuple[asyncio.Future[None], _Held]] = deque()
+        self._failed = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def pending(self) -> int:
+        """Records not yet known durable that frames wait on."""
+        return len(self._waits)
+
+    def after(self, durable: asyncio.Future[None]) -> None:
+        """Hold everything sent from now on until ``durable`` (and every earlier one) is done.
+
+        A record already durable with nothing before it holds nothing back.
+        """
+        if self._failed:
+            return
+        if durable.done() and not self._waits and _failure(durable) is None:
+            return
+        self._waits.append((durable, []))
+        self._idle.clear()
+        durable.add_done_callback(self._flush)
+
+    def hold(self, conn: FramedConnection, frame: bytes | None) -> bool:
+        """:meth:`net.connection.Gate.hold`: keep ``frame`` if a record is pending.
+
+        After a failure, every frame is dropped (reported as taken) until :meth:`open`.
+        """
+        if self._failed:
+            if frame is None:
+                conn.release(None)  # a close reveals nothing
+            return True
+        if not self._waits:
+            return False
+        self._waits[-1][1].append((conn, frame))
+        return True
+
+    async def drained(self) -> None:
+        """Wait until no record is pending (every frame held has been let go or dropped)."""
+        await self._idle.wait()
+
+    def open(self) -> None:
+        """Let every frame through from now on, dropping any still held (their records
+        are stuck or failed); their connections' closes still go. For closing the table."""
+        waits, self._waits = self._waits, deque()
+        self._failed = False
+        for _durable, held in waits:
+            _close_only(held)
+        self._idle.set()
+
+    def _flush(self, _done: asyncio.Future[None] | None = None) -> None:
+        """Let go, in order, the frames of every record now durable at the head."""
+        while self._waits and self._waits[0][0].done():
+            durable, held = self._waits.popleft()
+            error = _failure(durable)
+            if error is not None:
+                self._failed = True
+                for _later, rest in [(durable, held), *self._waits]:
+                    _close_only(rest)
+                self._waits.clear()
+                self._idle.set()
+                self._on_failure(error)
+                return
+            for conn, frame in held:
+                conn.release(frame)
+        if not self._waits:
+            self._idle.set()
+
+
+def _failure(durable: asyncio.Future[None]) -> BaseException | None:
+    """Why a done record future failed (cancelled counts), or ``None`` if it succeeded."""
+    if durable.cancelled():
+        return asyncio.CancelledError()
+    return durable.exception()
+
+
+def _close_only(held: _Held) -> None:
+    """Drop held frames but carry out held closes."""
+    for conn, frame in held:
+        if frame is None:
+            conn.release(None)

@@ -1,0 +1,267 @@
+"""Group commit: the table lock never waits on the disk, yet nothing about an action is
+sent before its log record is synced (net/outbox.py, net/recorder.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, cast
+
+import msgpack
+import pytest
+from test_net_server import APP, FAST, Watch, game_of, join
+from test_net_toygame import CountGame
+
+from net.client import TableClient
+from net.connection import FramedConnection
+from net.messages import Ack, Bye, View
+from net.outbox import Outbox
+from net.recorder import TableRecorder
+from net.server import TableServer, Timing
+from net.tablelog import LogWriter, read_log
+
+Event = tuple[Any, ...]
+
+
+class SlowDisk:
+    """Stands in for :meth:`LogWriter.write`: the first ``held`` syncs wait (in the
+    writer's thread) until :attr:`go` is set; each sync appends ``("synced", n)``."""
+
+    def __init__(self, events: list[Event], held: int = 1) -> None:
+        self.events = events
+        self.held = held
+        self.calls = 0
+        self.entered = threading.Event()
+        self.go = threading.Event()
+        self._real = LogWriter.write
+
+    def write(self, writer: LogWriter, records: Sequence[bytes]) -> None:
+        self.calls += 1
+        if self.calls <= self.held:
+            self.entered.set()
+            self.go.wait(10)
+        self._real(writer, records)
+        self.events.append(("synced", len(records)))
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Put this disk under every :class:`LogWriter` for the test."""
+
+        def write(writer: LogWriter, records: Sequence[bytes]) -> None:
+            self.write(writer, records)
+
+        monkeypatch.setattr(LogWriter, "write", write)
+
+    async def wait_entered(self) -> None:
+        assert await asyncio.to_thread(self.entered.wait, 10)
+
+
+def spy_sends(monkeypatch: pytest.MonkeyPatch, events: list[Event]) -> None:
+    """Log ``("sent", type, rev or seq)`` for every ack and view put in a send queue."""
+    real = FramedConnection._put
+
+    def put(conn: FramedConnection, frame: bytes) -> bool:
+        msg = msgpack.unpackb(frame[4:])
+        if msg.get("type") in ("ack", "view"):
+            events.append(("sent", msg["type"], msg.get("rev", msg.get("seq"))))
+        return real(conn, frame)
+
+    monkeypatch.setattr(FramedConnection, "_put", put)
+
+
+@asynccontextmanager
+async def recorded(
+    tmp_path: Path, timing: Timing = FAST, **options: Any
+) -> AsyncIterator[tuple[TableServer, TableRecorder]]:
+    """A two-seat count table kept in a log under ``tmp_path``."""
+    server = TableServer(
+        CountGame(), name="Logged", seats=2, seed=3, app_version=APP, timing=timing,
+        options=options or None,
+    )  # fmt: skip
+    recorder = TableRecorder(lambda: tmp_path / "count.plog")
+    recorder.attach(server)
+    async with server:
+        yield server, recorder
+
+
+@pytest.fixture
+def disk(monkeypatch: pytest.MonkeyPatch) -> SlowDisk:
+    """A slow disk under every log, and every ack and view sent logged in its events."""
+    slow = SlowDisk([])
+    slow.install(monkeypatch)
+    spy_sends(monkeypatch, slow.events)
+    return slow
+
+
+async def two_seats(server: TableServer) -> tuple[TableClient, Watch, TableClient, Watch]:
+    """Seats A and B joined, the game started, and both shown revision 0."""
+    a, a_w = await join(server, "A")
+    b, b_w = await join(server, "B")
+    await server.start()
+    await a_w.view(0)
+    await b_w.view(0)
+    return a, a_w, b, b_w
+
+
+async def until(check: Any) -> None:
+    """Let the loop run until ``check()`` holds (at most 10 s)."""
+    async with asyncio.timeout(10):
+        while not check():
+            await asyncio.sleep(0.005)
+
+
+async def test_no_ack_or_view_leaves_before_the_record_is_synced(
+    tmp_path: Path, disk: SlowDisk
+) -> None:
+    events = disk.events
+    async with recorded(tmp_path) as (server, recorder):
+        a, a_w, b, b_w = await two_seats(server)
+        seq = await a.send_action({"add": 2})
+        await disk.wait_entered()  # the action was applied and its submit returned long ago
+        assert recorder.actions == 1 and server.rev == 1
+        assert [e for e in events if e[0] == "sent" and e[1:] != ("view", 0)] == []
+        disk.go.set()
+        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
+        assert (await b_w.view(1)).view["total"] == 2
+        after = events[events.index(("synced", 1)) + 1 :]
+        assert ("sent", "ack", seq) in after
+        assert after.count(("sent", "view", 1)) == 2  # both seats, only after the sync
+        await a.close()
+        await b.close()
+    assert [(x.seat, x.action) for x in read_log(tmp_path / "count.plog").actions] == [
+        (0, {"add": 2})
+    ]
+
+
+async def test_actions_during_a_sync_are_applied_at_once_and_share_the_next_sync(
+    tmp_path: Path, disk: SlowDisk
+) -> None:
+    events = disk.events
+    async with recorded(tmp_path, free=True, target=10**6) as (server, recorder):
+        a, a_w, b, b_w = await two_seats(server)
+        await a.send_action({"add": 1})
+        await disk.wait_entered()
+        for i in range(5):  # the lock is free while the first record syncs
+            await a.send_action({"add": 2})
+            await b.send_action({"add": 1 + i % 2})
+        await until(lambda: recorder.actions == 11)
+        assert server.rev == 11
+        assert not [e for e in events if e[:2] == ("sent", "view") and e[2] > 0]
+        disk.go.set()
+        await a_w.view(11)
+        await b_w.view(11)
+        assert disk.calls == 2 and recorder.syncs == 2  # one sync, then one for the ten
+        assert events.count(("synced", 10)) == 1
+        for watch in (a_w, b_w):  # every revision, in order, to each seat
+            assert [m.rev for m in watch.seen if isinstance(m, View)] == list(range(12))
+        acks = [m.seq for m in a_w.seen if isinstance(m, Ack)]
+        assert acks == sorted(acks) and len(acks) == 6
+        moves = game_of(server).moves
+        await a.close()
+        await b.close()
+    logged = read_log(tmp_path / "count.plog").actions
+    assert [[x.seat, x.action["add"]] for x in logged] == moves  # in the order applied
+
+
+async def test_close_waits_for_the_pending_records_and_sends_their_frames_first(
+    tmp_path: Path, disk: SlowDisk
+) -> None:
+    timing = Timing(ping_interval=5.0, idle_timeout=10.0, close_timeout=10.0)
+    async with recorded(tmp_path, timing) as (server, _recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        seq = await a.send_action({"add": 1})
+        await disk.wait_entered()
+        closing = asyncio.create_task(server.close())
+        await until(lambda: server._closing)
+        disk.go.set()
+        await closing
+        rest = await a_w.ended()
+        await a.close()
+        await b.close()
+    kinds = [type(m).__name__ for m in rest if isinstance(m, Ack | View | Bye)]
+    assert kinds == ["Ack", "View", "Bye"]
+    assert rest[-1] == Bye("closing") and Ack(seq) in rest
+    assert len(read_log(tmp_path / "count.plog").actions) == 1
+
+
+class _Conn:
+    """Records what an outbox lets go to it."""
+
+    def __init__(self) -> None:
+        self.got: list[bytes | None] = []
+
+    def release(self, frame: bytes | None) -> None:
+        self.got.append(frame)
+
+
+async def test_the_outbox_lets_frames_go_in_order_only_once_every_earlier_record_is_durable() -> (
+    None
+):
+    failures: list[BaseException] = []
+    box = Outbox(failures.append)
+    fake = _Conn()
+    conn = cast(FramedConnection, fake)
+    loop = asyncio.get_running_loop()
+    first: asyncio.Future[None] = loop.create_future()
+    second: asyncio.Future[None] = loop.create_future()
+    assert not box.hold(conn, b"before")  # nothing pending: straight through
+    box.after(first)
+    assert box.hold(conn, b"a")
+    box.after(second)
+    assert box.hold(conn, b"b")
+    assert box.hold(conn, None)
+    second.set_result(None)
+    await asyncio.sleep(0)
+    assert fake.got == [] and box.pending == 2  # the later record alone frees nothing
+    first.set_result(None)
+    await asyncio.sleep(0)
+    assert fake.got == [b"a", b"b", None] and box.pending == 0 and failures == []
+    await box.drained()
+
+
+async def test_after_a_failed_record_the_outbox_drops_every_frame_but_still_closes() -> None:
+    failures: list[BaseException] = []
+    box = Outbox(failures.append)
+    fake = _Conn()
+    conn = cast(FramedConnection, fake)
+    broken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(broken)
+    assert box.hold(conn, b"the action's view")
+    broken.set_exception(OSError(28, "No space left on device"))
+    await asyncio.sleep(0)
+    assert [type(e) for e in failures] == [OSError]
+    assert box.hold(conn, b"a later frame")
+    assert box.hold(conn, None)
+    assert fake.got == [None]
+    box.open()  # closing the table: its goodbyes go out
+    assert not box.hold(conn, b"bye")
+
+
+async def test_accepted_connections_do_not_wait_to_coalesce_frames(tmp_path: Path) -> None:
+    async with recorded(tmp_path) as (server, _recorder):
+        a, _a_w = await join(server, "A")
+        await until(lambda: len(server._conns) == 1)
+        (conn,) = server._conns
+        sock = conn._writer.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        await a.close()
+
+
+def test_a_batch_written_at_once_reads_back_record_by_record(tmp_path: Path) -> None:
+    path = tmp_path / "batch.plog"
+    writer = LogWriter.create(path, {"game": "count", "seed": 1, "seats": []})
+    records = [writer.action_record(s, {"add": 1 + s}) for s in (0, 1, 0)]
+    records.append(writer.end_record({"winner": 0}))
+    with pytest.raises(RuntimeError):
+        writer.action_record(1, {"add": 1})  # nothing may follow the end, even unwritten
+    writer.write(records)
+    log = read_log(path)
+    assert [(x.seat, x.action) for x in log.actions] == [
+        (0, {"add": 1}),
+        (1, {"add": 2}),
+        (0, {"add": 1}),
+    ]
+    assert log.end == {"winner": 0}

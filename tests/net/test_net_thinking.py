@@ -1,0 +1,105 @@
+"""Bots thinking in worker processes (net/thinking.py): each bot keeps its memory in its
+own worker, and a seeded table plays the same game as with threads."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import AsyncIterator
+
+import pytest
+from test_net_server import game_of, serving
+from test_net_toygame import RandomBot
+
+from net.game import Agent, Wire
+from net.thinking import ProcessThinker, Thinker, ThreadThinker
+
+
+class Counter:
+    """A bot that remembers how often it was asked, and says where it thinks."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.asked = 0
+
+    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
+        self.asked += 1
+        return {"name": self.name, "asked": self.asked, "pid": os.getpid(), "seen": view}
+
+
+class Unpicklable(Counter):
+    """A bot holding a lock: it cannot be copied to another process."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.lock = threading.Lock()
+
+
+@pytest.fixture
+async def thinker() -> AsyncIterator[ProcessThinker]:
+    pool = ProcessThinker(workers=2)
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+async def test_each_bot_lives_in_one_worker_and_keeps_its_memory_there(
+    thinker: ProcessThinker,
+) -> None:
+    ana, bob = Counter("ana"), Counter("bob")
+    got = [await thinker.think(bot, {"n": i}, []) for i in range(3) for bot in (ana, bob)]
+    assert [(a["name"], a["asked"]) for a in got if a] == [
+        ("ana", 1), ("bob", 1), ("ana", 2), ("bob", 2), ("ana", 3), ("bob", 3),
+    ]  # fmt: skip
+    pids = {a["name"]: {b["pid"] for b in got if b and b["name"] == a["name"]} for a in got if a}
+    assert all(len(p) == 1 for p in pids.values()) and pids["ana"] != pids["bob"]
+    assert os.getpid() not in pids["ana"] | pids["bob"]
+    assert [a["seen"] for a in got if a] == [{"n": i} for i in range(3) for _ in range(2)]
+    assert ana.asked == 0  # the copy left behind is never asked
+    thinker.forget([ana])
+    again = await thinker.think(ana, {}, [])
+    assert again is not None and again["asked"] == 1  # the worker's copy was dropped
+
+
+async def test_a_bot_that_cannot_be_copied_thinks_in_this_process(
+    thinker: ProcessThinker,
+) -> None:
+    bot = Unpicklable("cy")
+    first = await thinker.think(bot, {}, [])
+    second = await thinker.think(bot, {}, [])
+    assert first is not None and second is not None
+    assert (first["pid"], second["asked"], bot.asked) == (os.getpid(), 2, 2)
+
+
+async def test_an_error_in_a_worker_reaches_the_caller(thinker: ProcessThinker) -> None:
+    class Broken(Counter):
+        pass  # a local class cannot be pickled by name: it thinks here
+
+    with pytest.raises(ZeroDivisionError):
+        await thinker.think(Failing(), {}, [])
+    assert (await thinker.think(Broken("x"), {}, []) or {})["pid"] == os.getpid()
+
+
+class Failing:
+    """A bot whose every thought fails."""
+
+    def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
+        return {"x": 1 // 0}
+
+
+async def _seeded_moves(thinker: Thinker) -> list[list[int]]:
+    bots: dict[int, Agent] = {s: RandomBot(seed=40 + s) for s in range(3)}
+    async with serving(
+        seats=3, bots=bots, auto_start=True, options={"target": 40}, thinker=thinker
+    ) as server:
+        await server.wait_over()
+        return list(game_of(server).moves)
+
+
+async def test_a_seeded_table_plays_the_same_game_with_bots_in_processes(
+    thinker: ProcessThinker,
+) -> None:
+    in_threads = await _seeded_moves(ThreadThinker())
+    in_processes = await _seeded_moves(thinker)
+    assert len(in_threads) >= 14 and in_processes == in_threads
