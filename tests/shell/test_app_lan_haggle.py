@@ -19,7 +19,7 @@ from typing import Any
 
 from haggling import TOKENS, bobs_fish, market
 from pilot import until
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from net.client import TableClient
 from net.drafts import DraftRules
@@ -61,6 +61,11 @@ class Heard:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+
+
+def problem_text(dialog: DealDialog) -> str:
+    """What the deal dialog says is wrong with its terms."""
+    return str(dialog.query_one("#problem", Static).render())
 
 
 def open_offer(view: dict[str, Any], proposer: int) -> dict[str, Any] | None:
@@ -108,6 +113,8 @@ async def test_two_people_chat_haggle_and_close_a_deal_over_tcp() -> None:
                 dialog = app.screen
                 assert isinstance(dialog, DealDialog) and dialog.draft.seller == BOB
                 dialog.query_one(f"#crate-{crate}", Input).value = "1"
+                dialog.query_one("#coins", Input).value = "2"  # more than Ana holds
+                await until(pilot, lambda: "You have only 1 coin (§4)." in problem_text(dialog))
                 dialog.query_one("#coins", Input).value = str(coins)
                 await pilot.press("ctrl+s")
 
