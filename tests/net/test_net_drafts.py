@@ -171,7 +171,7 @@ async def test_a_draft_started_again_counts_so_a_flood_cannot_hold_the_bots() ->
     client repeating it gets ``draft_limit`` once its drafts are used, the others hear
     only the granted ones, the last ends by its bound and the bot plays on."""
     per_wait, tries = 2, 8
-    async with three_seats(DraftRules(seconds=0.5, per_wait=per_wait), target=50) as server:
+    async with three_seats(DraftRules(seconds=2.0, per_wait=per_wait), target=50) as server:
         ana, ana_w = await join(server, "Ana")
         bob, bob_w = await join(server, "Bob")
         await bob_w.view()
