@@ -3,9 +3,10 @@
 * Every world dealt from a seat's view is one the seat cannot tell from the real
   game: its own hand, every hand size, the stock size and the books are the view's,
   the 52 cards are each in one place (docs/GOFISH.md §1, §4), and no other hand
-  breaks what the public history proves (§3.1, §3.3, §6, §8, G10). The proofs are
-  re-derived here from the log, independently of the bot's memory, and checked on
-  the real game first.
+  breaks what the public history proves (§3.1, §3.3, §6, §8, G10), alone or jointly
+  (ranks a hand was proved to lack came back only by its hidden draws, one card
+  each). The proofs are re-derived here from the log, independently of the bot's
+  memory, and checked on the real game first.
 * Honesty: two games that give the seat the same view but hold different hidden
   cards get the same decision from the same seed.
 * A stacked position where one ask wins whatever the hidden cards and another
@@ -98,6 +99,36 @@ def public_proofs(
     return no_rank, no_card, held
 
 
+def assert_hidden_draws_suffice(view: Mapping[str, Any], seat: int, hand: list[str]) -> None:
+    """Rank game: for every event proving ``seat`` held none of a rank (§3.2, §3.3), the
+    cards ``hand`` holds of the ranks proved absent then or later (each from its last
+    proof, less the cards of it seen arriving since: gives to the asker, shown draws)
+    number at most the hidden draws ``seat`` made after that event (§8)."""
+    log = view["log"]
+    last_none: dict[str, int] = {}
+    for i, e in enumerate(log):
+        if e["t"] == "ask" and "suit" not in e and e["target"] == seat:
+            last_none[e["rank"]] = i
+        elif e["t"] == "book":
+            last_none.pop(e["rank"], None)
+
+    def seen_after(rank: str, i: int) -> int:
+        got = 0
+        for e in log[i + 1 :]:
+            if e["t"] == "ask" and e["seat"] == seat and e["rank"] == rank and "suit" not in e:
+                got += e["count"] if e["answer"] == "gave" else 0
+            elif e["t"] == "draw" and e["seat"] == seat and e["shown"] is not None:
+                got += cards.rank_of(e["shown"]) == rank
+        return got
+
+    held = Counter(cards.rank_of(c) for c in hand)
+    for i in last_none.values():
+        hidden = sum(1 for e in log[i + 1 :]
+                     if e["t"] == "draw" and e["seat"] == seat and e["shown"] is None)  # fmt: skip
+        arrived = sum(max(0, held[r] - seen_after(r, j)) for r, j in last_none.items() if j >= i)
+        assert arrived <= hidden, (seat, hand, i)
+
+
 def assert_consistent(view: Mapping[str, Any], hands: list[list[str]], stock: list[str]) -> None:
     """``hands`` and ``stock`` fit everything ``view`` shows and its log proves."""
     me = view["seat"]
@@ -118,6 +149,7 @@ def assert_consistent(view: Mapping[str, Any], hands: list[list[str]], stock: li
         assert not {cards.rank_of(c) for c in hand} & no_rank[s], (s, hand, no_rank[s])
         assert not set(hand) & no_card[s], (s, hand, no_card[s])
         assert held[s] <= set(hand), (s, hand, held[s])
+        assert_hidden_draws_suffice(view, s, hand)
         assert memory.holds[s] <= set(hand) and not memory.lacks[s] & set(hand)
         for r in range(len(cards.RANKS)):
             assert memory.lo[s][r] <= counts[r] <= memory.hi[s][r], (s, r, hand)

@@ -79,6 +79,8 @@ CANDIDATES = 3
 """Asks the search compares: the first by :func:`shrewd_key` and its runners-up."""
 MARGIN = 0.04
 """Mean rollout gain (in wins, :func:`rollout`) over the first-ranked ask needed to leave it."""
+Z_SCORE = 2.0
+"""Standard errors of the paired differences the gain over the first-ranked ask must exceed."""
 ROLLOUT_ASKS = 300
 """Asks after which a rollout stops and is scored as it stands (a safety bound)."""
 LEAD_WORTH = 0.02
@@ -256,7 +258,7 @@ def search(
         mean = sum(diffs) / worlds
         var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
         se = math.sqrt(var / worlds)
-        if mean > MARGIN and mean > 2 * se and mean > best_gain:
+        if mean > MARGIN and mean > Z_SCORE * se and mean > best_gain:
             chosen, best_gain = i, mean
     return Search(list(candidates), values, dealt, chosen)
 

@@ -13,13 +13,18 @@ read from that view, docs/GOFISH.md §8):
   and gives), at least ``memory.lo[s][r]`` and at most ``memory.hi[s][r]``
   cards of each rank ``r`` (an ask proves one, §3.1; a "Go fish" proves none,
   §3.3; a hidden draw may bring one), and never four of a rank (§4 would have
-  laid them down).
+  laid them down);
+* jointly over ranks (:func:`draw_windows`): the cards of ranks a seat was proved
+  to hold none of, beyond those it was seen to receive since, came by its hidden
+  draws since, one card each, so they number at most those draws (in the rank
+  game; the per-rank ``hi`` alone would let one hidden draw count for every rank).
 
 The constraints are sound: the real game always meets them, so a deal exists.
 The sampler is a randomised greedy deal, retried :data:`TRIES` times per level;
 should every try dead-end (a very constrained late position), it degrades
 gracefully, one level at a time, by dropping the weakest constraint first:
-level 1 drops the ``hi`` bounds (what hidden draws may have brought), level 2
+level 1 drops the ``hi`` bounds and the joint count (what hidden draws may have
+brought), level 2
 also the ``lo`` counts and the ``lacks`` (keeping the proved cards), level 3
 keeps only the sizes and the own hand and books (always possible).
 :attr:`World.relaxed` says which level the world was dealt at. With bluffs
@@ -42,7 +47,7 @@ from poissonnier_tui.games.gofish.bots.memory import NR, Memory
 from poissonnier_tui.games.gofish.rules.cards import DECK, RANK_INDEX, RANKS, rank_of
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
 
-TRIES = (6, 3, 2, 1)
+TRIES = (8, 3, 2, 1)
 """Random deals tried at each level of relaxation (0 = every constraint)."""
 LEVELS = len(TRIES)
 
@@ -94,11 +99,16 @@ def sample_world(view: Mapping[str, Any], memory: Memory, rng: random.Random) ->
                     fixed[s].append(c)
                     taken.add(c)
     pool = [c for c in DECK if c not in taken and rank_of(c) not in booked]
+    windows = draw_windows(view)
     everything = [c for c in DECK if c not in set(mine) and rank_of(c) not in booked]
     for level, tries in enumerate(TRIES):
         for _ in range(tries):
             if level < 3:
                 hands = _deal(memory, me, sizes, fixed, pool, view["stock"], rng, level)
+                if hands is not None and level == 0 and not all(
+                    fits_draws(hands[s], windows[s]) for s in range(players) if s != me
+                ):
+                    hands = None
             else:
                 hands = _deal_sizes_only(me, sizes, everything, view["stock"], rng)
             if hands is not None:
@@ -108,6 +118,64 @@ def sample_world(view: Mapping[str, Any], memory: Memory, rng: random.Random) ->
                 rng.shuffle(stock)
                 return World(hands, stock, level)
     raise AssertionError("a sizes-only deal cannot fail")  # pragma: no cover
+
+
+#: Per seat: the hidden draws it has made in all, and for each rank it was last proved
+#: to hold none of, ``(rank index, hidden draws made by then, cards of it seen arriving
+#: since)``.
+Windows = tuple[int, list[tuple[int, int, int]]]
+
+
+def draw_windows(view: Mapping[str, Any]) -> list[Windows]:
+    """For each seat, what its hidden draws may have brought (docs/GOFISH.md §3, §8).
+
+    Read from the log: in the rank game an ask answered without a give proves the
+    target holds none of the rank (§3.3), and a give that it has none left (§3.2); after
+    that, the rank's cards arrive either seen (a give to it as asker, a shown draw) or
+    by a hidden draw. A book (§4) takes the rank out of play. §6 asks prove nothing of
+    a whole rank, so in the card game the windows are empty.
+    """
+    n: int = view["players"]
+    hidden = [0] * n
+    since: list[dict[int, list[int]]] = [{} for _ in range(n)]  # rank -> [draws then, seen]
+    for e in view["log"]:
+        t = e["t"]
+        if t == "ask" and "suit" not in e:
+            r = RANK_INDEX[e["rank"]]
+            since[e["target"]][r] = [hidden[e["target"]], 0]
+            if e["answer"] == "gave" and r in since[e["seat"]]:
+                since[e["seat"]][r][1] += e["count"]
+        elif t == "draw":
+            seat = e["seat"]
+            if e["shown"] is None:
+                hidden[seat] += 1
+            else:
+                r = RANK_INDEX[rank_of(e["shown"])]
+                if r in since[seat]:
+                    since[seat][r][1] += 1
+        elif t == "book":
+            r = RANK_INDEX[e["rank"]]
+            for s in range(n):
+                since[s].pop(r, None)
+    return [(hidden[s], [(r, w[0], w[1]) for r, w in since[s].items()]) for s in range(n)]
+
+
+def fits_draws(hand: list[str], windows: Windows) -> bool:
+    """Whether ``hand`` fits one seat's :func:`draw_windows`: for every time ``τ`` a rank
+    was proved absent, the cards of the ranks proved absent at ``τ`` or later, beyond
+    those seen arriving since, number at most the hidden draws made since ``τ``."""
+    total, proofs = windows
+    if not proofs:
+        return True
+    counts = [0] * NR
+    for c in hand:
+        counts[RANK_INDEX[rank_of(c)]] += 1
+    excess = 0
+    for r, then, seen in sorted(proofs, key=lambda p: -p[1]):
+        excess += max(0, counts[r] - seen)
+        if excess > total - then:
+            return False
+    return True
 
 
 def _deal(
