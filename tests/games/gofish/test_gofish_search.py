@@ -318,4 +318,7 @@ def test_a_seed_gives_the_same_searched_decisions_and_the_budget_scales_the_worl
         runs.append([(bot.act(v, legal), bot.last and bot.last.values) for v, legal in views])
     assert runs[0] == runs[1]
     assert any(values for _, values in runs[0])  # at least one decision was searched
-    assert HardBot(random.Random(5)).worlds == 16 and HardBot(random.Random(5), 0.01).worlds == 2
+    full = HardBot(random.Random(5))
+    assert (full.worlds, full.close_worlds) == (16, 48)
+    tiny = HardBot(random.Random(5), 0.01)
+    assert (tiny.worlds, tiny.close_worlds) == (2, 2)
