@@ -38,13 +38,13 @@ less noisy: the search then deals :data:`CLOSE_WORLDS` worlds and follows any
 gain beyond :data:`CLOSE_Z` standard errors.
 
 Why two settings (paired runs of 180–720 seat-rotated games against two
-mediums, the search against the weighing alone on the same deals): searching
-every guess with the strict test changed 2.5 % of the searched decisions and
-nothing measurable (−0.3 ± 3.4 points of win rate, ± two standard errors); trusting the 16- or 32-world search
-through the whole game lost (−3.3 ± 5.3, −3.0 ± 4.8: early rollouts run to the
-end of a long game, and their noise outweighs what they find); trusting a
-48-world search only near the end of the stock gained (+1.7 ± 2.0 over 720
-games).
+mediums, the search against the weighing alone on the same deals; points of
+win rate ± two standard errors): searching every guess with the strict test
+changed 2.5 % of the searched decisions and nothing measurable (−0.3 ± 3.4);
+trusting the 16- or 32-world search through the whole game lost (−3.3 ± 5.3,
+−3.0 ± 4.8: early rollouts run to the end of a long game, and their noise
+outweighs what they find); trusting a 48-world search only near the end of
+the stock gained (+1.7 ± 2.0 over 720 games).
 
 It sees only its seat's view: a world is built from the view and the bot's
 own seeded generator, and the engine's ``apply`` only plays those worlds
