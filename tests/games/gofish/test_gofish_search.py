@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from gofish_stacking import legal_wires, stacked_game
+from gofish_stacking import BOT_OPTIONS, legal_wires, stacked_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,13 +34,6 @@ from poissonnier_tui.games.gofish.rules import cards
 from poissonnier_tui.games.gofish.rules.engine import apply_wire, new_game
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
 from poissonnier_tui.games.gofish.rules.view import view_for
-
-OPTIONS = [
-    Options(),
-    Options(play_on=True),
-    Options(variant="card"),
-    Options(variant="card", bluff=True, play_on=True),
-]
 
 
 def public_proofs(
@@ -175,7 +168,7 @@ def play_some(seed: int, players: int, options: Options, steps: int) -> GameStat
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),
-    options=st.sampled_from(OPTIONS),
+    options=st.sampled_from(BOT_OPTIONS),
     steps=st.integers(0, 120),
     world_seed=st.integers(0, 2**32),
 )
