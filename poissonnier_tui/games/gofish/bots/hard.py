@@ -33,9 +33,12 @@ events and its own simulated hand). The bot leaves the first-ranked ask only
 for one whose paired rollout results beat it by more than :data:`MARGIN` and by
 :data:`Z_SCORE` standard errors of the paired differences, so the weighing
 breaks every tie the search cannot resolve. Once the stock holds at most
-:data:`CLOSE_STOCK` cards the rollouts are short, so they are both cheaper and
-less noisy: the search then deals :data:`CLOSE_WORLDS` worlds and follows any
-gain beyond :data:`CLOSE_Z` standard errors.
+:data:`CLOSE_STOCK` cards (without "play on", §7) the rollouts are short, so
+they are both cheaper and less noisy: the search then deals
+:data:`CLOSE_WORLDS` worlds and follows any gain beyond :data:`CLOSE_Z`
+standard errors. The card game and tables of more than three deal fewer
+worlds (:meth:`HardBot.worlds_for`), to keep a decision within 300 ms of CPU
+at the 95th percentile.
 
 Why two settings (paired runs of 180–720 seat-rotated games against two
 mediums, the search against the weighing alone on the same deals; points of
@@ -96,14 +99,23 @@ while the stock holds more than :data:`CLOSE_STOCK` cards."""
 Z_SCORE = 2.0
 """Standard errors of the paired differences that gain must exceed, likewise."""
 CLOSE_STOCK = 12
-"""With at most this many cards in the stock the rollouts are short and the search is
-trusted more: :data:`CLOSE_WORLDS` worlds, :data:`CLOSE_MARGIN`, :data:`CLOSE_Z`."""
+"""With at most this many cards in the stock (and no "play on", §7) the rollouts are short
+and the search is trusted more: :data:`CLOSE_WORLDS` worlds, :data:`CLOSE_MARGIN`,
+:data:`CLOSE_Z` (:func:`closing`)."""
 CLOSE_WORLDS = 48
 """Worlds dealt per searched decision at budget 1 near the end of the stock."""
 CLOSE_MARGIN = 0.0
 """Mean gain needed near the end of the stock."""
 CLOSE_Z = 1.0
 """Standard errors the gain must exceed near the end of the stock."""
+CARD_SCALE = 0.25
+"""Worlds are scaled by this in the card game (§6): four times as many asks to weigh at
+every simulated turn make a rollout about four times as costly (CPU p95 570 ms a decision
+unscaled with 3 players, over the 300 ms budget; 160 ms scaled)."""
+FULL_TABLE = 3
+"""With more players than this, worlds are scaled by ``FULL_TABLE / players``: every
+other seat's simulated turns lengthen a rollout (6-player card game, scaled only by
+:data:`CARD_SCALE`: CPU p95 370 ms)."""
 ROLLOUT_ASKS = 300
 """Asks after which a rollout stops and is scored as it stands (a safety bound)."""
 LEAD_WORTH = 0.02
@@ -209,7 +221,7 @@ def rollout(state: GameState, memory: Memory, me: int) -> float:
         if not asks:  # a relaxed world the real game could not reach
             break
         est = memory.estimate(seat, state.hands[seat])
-        if seat == me:
+        if seat == me:  # (ties go to the last listed here, as measured)
             books = [len(b) for b in state.books]
             ask = max(reversed(asks), key=lambda a: shrewd_key(est, a, books))
         else:
@@ -291,6 +303,13 @@ def search(
     return Search(list(candidates), values, dealt, chosen)
 
 
+def closing(view: Mapping[str, Any]) -> bool:
+    """Whether the game is near its end by the stock: at most :data:`CLOSE_STOCK` cards
+    left and no "play on" (§5 ends the game when the stock runs out; under §7 it goes on
+    to the thirteenth book, so rollouts stay long)."""
+    return view["stock"] <= CLOSE_STOCK and not view["options"]["play_on"]
+
+
 class HardBot:
     """Shrewd asks checked by determinized rollouts; satisfies ``net.game.Agent``.
 
@@ -299,8 +318,9 @@ class HardBot:
             from it, so a seed (and the same views in the same order) gives the same
             choices.
         budget: scales the worlds dealt per searched decision (1: :data:`WORLDS`, or
-            :data:`CLOSE_WORLDS` near the end of the stock, the published level; never
-            fewer than 2).
+            :data:`CLOSE_WORLDS` near the end of the stock, the published level, in the
+            3-player rank game; :meth:`worlds_for` scales them down for the card game
+            and larger tables; never fewer than 2).
     """
 
     def __init__(self, rng: random.Random, budget: float = 1.0) -> None:
@@ -311,14 +331,25 @@ class HardBot:
         self.last: Search | None = None
         """The last decision's search (``None`` when it needed none), for tests."""
 
+    def worlds_for(self, view: Wire) -> int:
+        """Worlds to deal for a searched decision at ``view``: :attr:`close_worlds` when
+        the game is :func:`closing`, else :attr:`worlds`; times
+        :data:`CARD_SCALE` in the card game (§6) and ``FULL_TABLE / players`` beyond
+        :data:`FULL_TABLE` players; at least 2."""
+        players: int = view["players"]
+        base = self.close_worlds if closing(view) else self.worlds
+        scale = CARD_SCALE if view["options"]["variant"] == "card" else 1.0
+        scale *= min(1.0, FULL_TABLE / players)
+        return max(2, round(base * scale))
+
     def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
         """The chosen ask among ``legal`` (``None`` when it is empty).
 
         Unsearched: the only ask, or a first-ranked proved hit that does not end the
         game lost (docs/GOFISH.md §3.2, §5). Otherwise :func:`search` over the best
         :data:`CANDIDATES` honest asks by :func:`shrewd_key` (the first listed wins ties),
-        with the settings for the end of the stock once it holds at most
-        :data:`CLOSE_STOCK` cards.
+        with the settings for the end of the stock once the game is :func:`closing`, and
+        with the worlds of :meth:`worlds_for`.
         """
         self.last = None
         if not legal:
@@ -336,9 +367,10 @@ class HardBot:
         candidates = [asks[i] for i in order[:CANDIDATES] if keys[i][0] > -2]
         if len(candidates) < 2:
             return ask_wire(asks[first])
-        if view["stock"] <= CLOSE_STOCK:
-            self.last = search(view, memory, candidates, self.close_worlds, self.rng,
+        worlds = self.worlds_for(view)
+        if closing(view):
+            self.last = search(view, memory, candidates, worlds, self.rng,
                                margin=CLOSE_MARGIN, z=CLOSE_Z)  # fmt: skip
         else:
-            self.last = search(view, memory, candidates, self.worlds, self.rng)
+            self.last = search(view, memory, candidates, worlds, self.rng)
         return ask_wire(self.last.candidates[self.last.chosen])

@@ -20,13 +20,13 @@ read from that view, docs/GOFISH.md §8):
   game; the per-rank ``hi`` alone would let one hidden draw count for every rank).
 
 The constraints are sound: the real game always meets them, so a deal exists.
-The sampler is a randomised greedy deal, retried :data:`TRIES` times per level;
-should every try dead-end (a very constrained late position), it degrades
-gracefully, one level at a time, by dropping the weakest constraint first:
-level 1 drops the ``hi`` bounds and the joint count (what hidden draws may have
-brought), level 2
-also the ``lo`` counts and the ``lacks`` (keeping the proved cards), level 3
-keeps only the sizes and the own hand and books (always possible).
+The sampler is a randomised greedy deal (two ways, in turn), retried
+:data:`TRIES` times per level; should every try dead-end (a very constrained
+late position), it degrades gracefully, one level at a time, by dropping the
+weakest constraint first: level 1 drops the ``hi`` bounds and the joint count
+(what hidden draws may have brought), level 2 also the ``lo`` counts and the
+``lacks`` (keeping the proved cards), level 3 keeps only the sizes and the own
+hand and books (always possible).
 :attr:`World.relaxed` says which level the world was dealt at. With bluffs
 allowed (G4, G9) an ask proves only that the asker holds the rank, never that
 it lacks the card named; the memory already reads it so, and nothing more
@@ -47,8 +47,9 @@ from poissonnier_tui.games.gofish.bots.memory import NR, Memory
 from poissonnier_tui.games.gofish.rules.cards import DECK, RANK_INDEX, RANKS, rank_of
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
 
-TRIES = (8, 3, 2, 1)
-"""Random deals tried at each level of relaxation (0 = every constraint)."""
+TRIES = (12, 4, 2, 1)
+"""Random deals tried at each level of relaxation (0 = every constraint), the two ways of
+:func:`_deal` in turn."""
 LEVELS = len(TRIES)
 
 
@@ -102,9 +103,10 @@ def sample_world(view: Mapping[str, Any], memory: Memory, rng: random.Random) ->
     windows = draw_windows(view)
     everything = [c for c in DECK if c not in set(mine) and rank_of(c) not in booked]
     for level, tries in enumerate(TRIES):
-        for _ in range(tries):
+        for attempt in range(tries):
             if level < 3:
-                hands = _deal(memory, me, sizes, fixed, pool, view["stock"], rng, level)
+                hands = _deal(memory, me, sizes, fixed, pool, view["stock"], rng, level,
+                              seats_first=attempt % 2 == 1, windows=windows)  # fmt: skip
                 if hands is not None and level == 0 and not all(
                     fits_draws(hands[s], windows[s]) for s in range(players) if s != me
                 ):
@@ -187,10 +189,16 @@ def _deal(
     stock_size: int,
     rng: random.Random,
     level: int,
+    seats_first: bool,
+    windows: list[Windows],
 ) -> list[list[str]] | None:
     """One randomised greedy deal of ``pool`` at relaxation ``level`` (0–2); ``None`` on a
     dead end. Proved counts first, then every other card goes to a hand with room for it
-    or to the stock, with chances proportional to the room left."""
+    or to the stock, with chances proportional to the room left (at level 0 only where
+    the hand still fits its ``windows``, :func:`fits_draws`); or, ``seats_first``, each
+    hand in turn takes the first cards of the shuffled rest that fit it (the stock what is
+    left), which finds the deals the first way misses when the stock must take exactly
+    the cards no hand can hold."""
     players = len(sizes)
     free = list(pool)
     rng.shuffle(free)
@@ -226,19 +234,36 @@ def _deal(
     if sum(room) + stock_room != len(free):
         return None  # the memory and the view disagree on the card count
     hi, lacks_of = memory.hi, memory.lacks
+
+    def fits(s: int, c: str, r: int) -> bool:
+        return (
+            room[s] > 0
+            and counts[s][r] < 3  # §4: four would be a book
+            and (level > 0 or counts[s][r] < hi[s][r])
+            and (level > 1 or c not in lacks_of[s])
+            and (level > 0 or not windows[s][1] or fits_draws([*hands[s], c], windows[s]))
+        )
+
+    def take(s: int, c: str, r: int) -> None:
+        hands[s].append(c)
+        room[s] -= 1
+        counts[s][r] += 1
+
+    if seats_first:  # fill each hand from the shuffled cards, the stock takes the rest
+        used: set[str] = set()
+        for s in others:
+            for c in free:
+                r = RANK_INDEX[rank_of(c)]
+                if c not in used and fits(s, c, r):
+                    take(s, c, r)
+                    used.add(c)
+            if room[s] > 0:
+                return None
+        return hands
     for c in free:
         r = RANK_INDEX[rank_of(c)]
-        weights: list[int] = []
-        places: list[int] = []
-        for s in others:
-            if room[s] <= 0 or counts[s][r] >= 3:  # §4: four would be a book
-                continue
-            if level == 0 and counts[s][r] >= hi[s][r]:
-                continue
-            if level < 2 and c in lacks_of[s]:
-                continue
-            places.append(s)
-            weights.append(room[s])
+        places = [s for s in others if fits(s, c, r)]
+        weights = [room[s] for s in places]
         if stock_room > 0:
             places.append(-1)
             weights.append(stock_room)
@@ -248,9 +273,7 @@ def _deal(
         if place < 0:
             stock_room -= 1
         else:
-            hands[place].append(c)
-            room[place] -= 1
-            counts[place][r] += 1
+            take(place, c, r)
     return hands
 
 
