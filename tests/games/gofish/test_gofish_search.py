@@ -315,3 +315,17 @@ def test_a_seed_gives_the_same_searched_decisions_and_the_budget_scales_the_worl
     assert (full.worlds, full.close_worlds) == (16, 48)
     tiny = HardBot(random.Random(5), 0.01)
     assert (tiny.worlds, tiny.close_worlds) == (2, 2)
+
+
+def test_fewer_worlds_where_rollouts_cost_more() -> None:
+    """Near the end of the stock (§5) 48 worlds; under "play on" (§7) the game does not
+    end with the stock, so no end-of-stock settings; the card game (§6) a quarter, and a
+    4-player table three quarters."""
+    bot = HardBot(random.Random(5))
+    assert bot.worlds_for(view_for(new_game(1, 3), 0)) == 16
+    assert bot.worlds_for(view_for(_tied_with_the_last_card_to_draw(), 0)) == 48
+    assert bot.worlds_for(view_for(new_game(1, 3, Options(variant="card")), 0)) == 4
+    assert bot.worlds_for(view_for(new_game(1, 4, Options(variant="card")), 0)) == 3
+    late = new_game(1, 3, Options(play_on=True))
+    late.stock = late.stock[:5]
+    assert bot.worlds_for(view_for(late, 0)) == 16
