@@ -50,7 +50,6 @@ from poissonnier_tui.games.gofish.rules.state import GameState, Options
 TRIES = (12, 4, 2, 1)
 """Random deals tried at each level of relaxation (0 = every constraint), the two ways of
 :func:`_deal` in turn."""
-LEVELS = len(TRIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +60,8 @@ class World:
         hands: per seat, its cards (the viewer's own hand included, as the view shows it).
         stock: the stock, top card last (``pop()`` draws), of the view's stock size.
         relaxed: the relaxation level it was dealt at: 0 meets every constraint of the
-            module docstring, 1 ignores ``hi``, 2 also ``lo`` and ``lacks``, 3 keeps
-            only sizes.
+            module docstring, 1 ignores ``hi`` and the hidden-draw bound, 2 also ``lo``
+            and ``lacks``, 3 keeps only the sizes.
     """
 
     hands: list[list[str]]
