@@ -47,7 +47,7 @@ from poissonnier_tui.games.gofish.bots.memory import NR, Memory
 from poissonnier_tui.games.gofish.rules.cards import DECK, RANK_INDEX, RANKS, rank_of
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
 
-TRIES = (12, 4, 2, 1)
+TRIES = (24, 4, 2, 1)
 """Random deals tried at each level of relaxation (0 = every constraint), the two ways of
 :func:`_deal` in turn."""
 
