@@ -311,6 +311,7 @@ def test_the_search_leaves_a_shared_win_for_a_sure_win() -> None:
     assert found.chosen == 1
     assert found.values[0] == [outcome([4, 4, 2], 0)] * 12 == [0.5] * 12
     assert min(found.values[1]) >= outcome([5, 4, 2], 0) == pytest.approx(1.02)
+    assert found.mean(1) - found.mean(0) >= 0.5
     assert all(w.relaxed == 0 and "7S" in w.hands[2] for w in found.worlds)
     action = HardBot(random.Random(1)).act(view, legal_wires(state, 0))
     assert action == {"type": "ask", "target": 2, "rank": "7"}
@@ -319,8 +320,8 @@ def test_the_search_leaves_a_shared_win_for_a_sure_win() -> None:
 
 
 def test_the_search_keeps_its_default_when_no_ask_is_clearly_better() -> None:
-    """Two asks that win alike (both hit seat 2's seven only by way of the book): the
-    paired differences are all 0, so the default stays."""
+    """The same ask twice: its paired differences are all 0, so the search keeps the
+    default (the first candidate) rather than a tie."""
     state = _tied_with_the_last_card_to_draw()
     view = view_for(state, 0)
     hit = (2, "7", None)
