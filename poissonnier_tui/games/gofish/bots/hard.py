@@ -25,8 +25,9 @@ Then it searches (:func:`search`): a proved hit that does not end the game
 lost is taken at once (it keeps the turn and gains cards, §3.2); otherwise the
 best :data:`CANDIDATES` asks are each played in the same :data:`WORLDS` worlds
 dealt from the view (:func:`~.worlds.sample_world`: every other hand and the
-stock order, consistent with every hand size, proved card and count and every
-rank or card a hand is known to lack) and played out to the end of the game
+stock order, consistent with every hand size, proved card and count, every
+rank or card a hand is known to lack, and what its hidden draws can have
+brought) and played out to the end of the game
 (:func:`rollout`: the bot's own later asks by :func:`shrewd_key`, every other
 seat by the medium policy, each simulated seat choosing from the public
 events and its own simulated hand). The bot leaves the first-ranked ask only
