@@ -7,9 +7,9 @@ a server turns a decoded frame into something it acts on, and
 map against a schema first and raise :class:`~net.schema.BadMessage` for
 anything off.
 
-Client to server: ``hello``, ``action``, ``start``, ``chat``, ``draft``,
-``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
-``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
+Client to server: ``hello``, ``action``, ``start``, ``rematch_answer``, ``chat``,
+``draft``, ``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
+``rematch``, ``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
 ``bye``. (``chat`` and ``said`` are in :mod:`net.chat`, ``draft`` and
 ``drafting`` in :mod:`net.drafts`.)
 """
@@ -45,6 +45,8 @@ SEQ_MAX: Final = 2**31 - 1
 """Largest action sequence number a client may use."""
 
 Role = Literal["player", "spectator"]
+SeatAnswer = Literal["yes", "no", "waiting", "away", "bot", "open"]
+"""Where one seat stands on a proposed rematch (``net/rematch.py``)."""
 SeatKind = Literal["human", "bot", "open"]
 Phase = Literal["lobby", "playing", "over"]
 
@@ -143,6 +145,21 @@ class Start(_Bare):
     TYPE: ClassVar[str] = "start"
 
 
+@dataclass(frozen=True)
+class RematchAnswer:
+    """A seated player accepts (``yes``) or declines a proposed rematch (``net/rematch.py``).
+
+    Wire: ``{type: "rematch_answer", yes: bool}``.
+    """
+
+    TYPE: ClassVar[str] = "rematch_answer"
+    yes: bool
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "yes": self.yes}
+
+
 # --- both directions -------------------------------------------------------
 
 
@@ -159,6 +176,10 @@ class Pong(_Bare):
 
     TYPE: ClassVar[str] = "pong"
 
+
+SEAT_GIVEN: Final = "seat_given"
+"""``bye`` reason to a player whose seat the host gave away at a rematch (they declined,
+left or did not answer, ``net/rematch.py``): the table plays on without them."""
 
 TABLE_CLOSED: Final = "table_closed"
 """``bye`` reason of a table closed by its host before its game started: nothing of it
@@ -305,6 +326,25 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class RematchState:
+    """Where a proposed rematch stands (``net/rematch.py``); sent to every connection.
+
+    Wire: ``{type: "rematch", seats: [str] | None}``.
+
+    Attributes:
+        seats: one :data:`SeatAnswer` per seat, in seat order; ``None``: no
+            rematch is proposed (withdrawn, or the new game began).
+    """
+
+    TYPE: ClassVar[str] = "rematch"
+    seats: tuple[SeatAnswer, ...] | None
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "seats": None if self.seats is None else list(self.seats)}
+
+
+@dataclass(frozen=True)
 class View:
     """What the recipient may know of the game now.
 
@@ -407,10 +447,14 @@ def clean_params(params: Mapping[str, object]) -> dict[str, str | int]:
     return out
 
 
-ClientMessage = Hello | ActionRequest | Start | ChatRequest | DraftRequest | Ping | Pong | Bye
+ClientMessage = (
+    Hello | ActionRequest | Start | RematchAnswer | ChatRequest | DraftRequest | Ping | Pong | Bye
+)
 """Anything a client may send."""
 
-ServerMessage = Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | Ping | Pong | Bye
+ServerMessage = (
+    Welcome | Lobby | RematchState | View | Ack | ErrorReply | Said | Drafting | Ping | Pong | Bye
+)
 """Anything a server may send."""
 
 
@@ -452,6 +496,7 @@ _CLIENT: Final[dict[str, _Parser]] = {
         lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
+    RematchAnswer.TYPE: (_record({"yes": Bool()}), lambda m: RematchAnswer(m["yes"])),
     DraftRequest.TYPE: (_record({"on": Bool()}), lambda m: DraftRequest(m["on"])),
     ChatRequest.TYPE: (
         _record({"text": Str(0, CHAT_WIRE_MAX)}),
@@ -461,6 +506,8 @@ _CLIENT: Final[dict[str, _Parser]] = {
     Pong.TYPE: (_record({}), lambda m: Pong()),
     Bye.TYPE: (_record({}, {"reason": Nullable(Str(0, 64))}), lambda m: Bye(m.get("reason"))),
 }
+
+_SEAT_ANSWERS: Final = ("yes", "no", "waiting", "away", "bot", "open")
 
 _SEAT_INFO: Final = Record(
     {"name": Str(0, NAME_MAX), "kind": OneOf(("human", "bot", "open")), "connected": Bool()},
@@ -521,6 +568,10 @@ _SERVER: Final[dict[str, _Parser]] = {
             started=m["started"],
             phase=m["phase"],
         ),
+    ),
+    RematchState.TYPE: (
+        _record({"seats": Nullable(ListOf(OneOf(_SEAT_ANSWERS), hi=256))}, open=True),
+        lambda m: RematchState(None if m["seats"] is None else tuple(m["seats"])),
     ),
     View.TYPE: (
         _record({"rev": Int(0), "view": _VIEW_SPEC}, {"ends_in_ms": Nullable(Int(0))}, open=True),

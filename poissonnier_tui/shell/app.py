@@ -42,6 +42,7 @@ from typing import ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 
+from net.messages import SEAT_GIVEN
 from net.reconnect import GIVE_UP_AFTER
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
@@ -73,6 +74,7 @@ from poissonnier_tui.shell.session import (
 )
 from poissonnier_tui.shell.table_chat import TableChat
 from poissonnier_tui.shell.table_drafts import TableDrafts
+from poissonnier_tui.shell.table_rematch import table_refusal_text
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -259,6 +261,9 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         """A refusal in the player's language, by the game's UI from its code and
         parameters when it can (an optional ``refusal`` of its ``GameUI``); otherwise
         the server's own sentence."""
+        table_level = table_refusal_text(event.code, event.params, event.message)
+        if table_level is not None:
+            return table_level
         render = getattr(self.game_ui, "refusal", None)
         if render is None:
             return event.message
@@ -270,6 +275,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         self.relay.lost()
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):
+            if event.bye == SEAT_GIVEN and not self._leaving:
+                self.notify(_("The rematch starts without you: the host gave your seat away."))
             return  # we left, or the table closed after the game: nothing to worry about
         if (
             isinstance(self.session, JoinSession)
@@ -344,6 +351,10 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
             return self.snapshot is not None and self.snapshot.over
         if action == "rematch":
             return self.can_rematch()
+        if action == "rematch_answer":
+            return self.can_answer_rematch()
+        if action == "rematch_give":
+            return self.can_give_rematch_seats()
         if action == "start_game":
             host = self.seat == 0 or self.hosted is not None
             return self.connected and host and not self.started and self.snapshot is None

@@ -93,6 +93,10 @@ class TableLink:
         """Tell the table our player starts (``on``) or stops drafting a move (``net.drafts``)."""
         await self.client.draft(on)
 
+    async def answer_rematch(self, yes: bool) -> None:
+        """Accept (``yes``) or decline the rematch the host proposed (``net/rematch.py``)."""
+        await self.client.answer_rematch(yes)
+
     async def start(self) -> None:
         """Ask the table to start the game (only the host, seat 0, may)."""
         await self.client.start()

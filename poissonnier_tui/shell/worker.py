@@ -25,7 +25,16 @@ from net.chat import Said
 from net.client import JoinError
 from net.drafts import Drafting
 from net.game import Wire
-from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from net.messages import (
+    TABLE_CLOSED,
+    Ack,
+    Bye,
+    ErrorReply,
+    Lobby,
+    RematchState,
+    ServerMessage,
+    View,
+)
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
 from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
@@ -38,6 +47,7 @@ from poissonnier_tui.shell.messages import (
     DraftHeard,
     LobbyChanged,
     Progress,
+    RematchHeard,
     ViewReceived,
 )
 from poissonnier_tui.shell.seats import seat_names
@@ -117,6 +127,15 @@ class Drafty(Protocol):
 
     async def draft(self, on: bool) -> None:
         """Tell the table a draft starts (``on``) or ends."""
+
+
+@runtime_checkable
+class Rematchy(Protocol):
+    """A link that can answer a proposed rematch
+    (:meth:`~poissonnier_tui.shell.link.TableLink.answer_rematch`)."""
+
+    async def answer_rematch(self, yes: bool) -> None:
+        """Accept (``yes``) or decline the rematch."""
 
 
 class Connect(Protocol):
@@ -220,6 +239,7 @@ class TableRelay:
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = "The table closed the connection."
         closed = goodbye = False
+        bye: str | None = None
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
@@ -231,6 +251,8 @@ class TableRelay:
                     self._post(ActionAcked(msg.seq))
                 elif isinstance(msg, Drafting):
                     self._post(DraftHeard(msg.seat, msg.ends_in_ms))
+                elif isinstance(msg, RematchState):
+                    self._post(RematchHeard(msg.seats))
                 elif isinstance(msg, Said):
                     self._post(ChatHeard(msg.seat, msg.name, msg.text))
                 elif isinstance(msg, ErrorReply):
@@ -239,13 +261,14 @@ class TableRelay:
                     reason = f"The table said goodbye ({msg.reason or 'no reason given'})."
                     closed = msg.reason == TABLE_CLOSED
                     goodbye = True
+                    bye = msg.reason
             reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
             log.exception("The table connection failed.")
             reason = f"The connection failed: {exc}"
         finally:
             pump.cancel()
-        self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
+        self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye, bye=bye))
 
     async def _pump_outbox(self, link: Link) -> None:
         """Send queued moves one by one, in the order they were chosen."""
@@ -292,6 +315,24 @@ class TableRelay:
         self._chats.add(task)
         task.add_done_callback(self._drafted)
         return True
+
+    def answer_rematch(self, yes: bool) -> bool:
+        """Accept (``yes``) or decline the rematch the host proposed; ``False`` when not
+        connected or the link cannot. The answers come back as :class:`RematchHeard`,
+        a refusal as :class:`ActionRefused` with no ``seq``."""
+        link = self.link
+        if not isinstance(link, Rematchy):
+            return False
+        task = asyncio.create_task(self._answer(link, yes), name="rematch answer")
+        self._chats.add(task)
+        task.add_done_callback(self._chats.discard)
+        return True
+
+    async def _answer(self, link: Rematchy, yes: bool) -> None:
+        try:
+            await link.answer_rematch(yes)
+        except Exception as exc:  # a closed connection: say so, never raise in a task
+            self._post(ActionRefused("not_sent", f"Could not send your answer: {exc}", None))
 
     def _drafted(self, task: asyncio.Task[None]) -> None:
         self._chats.discard(task)

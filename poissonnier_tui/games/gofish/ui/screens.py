@@ -31,6 +31,8 @@ from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
 from poissonnier_tui.i18n import _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
+from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 from poissonnier_tui.shell.seats import SeatLabel
 
 RANK_KEYS: Final[dict[str, str]] = {("0" if r == "10" else r.lower()): r for r in RANKS}
@@ -284,7 +286,7 @@ class TableScreen(BoardScreen):
         self.refresh_board()
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Books per player and the winner, or the shared victory (docs/GOFISH.md §5, G3)."""
 
     CSS = "#gf-results { padding: 1 2; }"
@@ -297,9 +299,11 @@ class ResultsScreen(Screen[None]):
         self.snapshot = snapshot
 
     def compose(self) -> ComposeResult:
-        """Banner, books per player, seed."""
+        """Banner, books per player, seed; the rematch's answers when one is proposed."""
+        translate_bindings(self)
         yield Header()
         with VerticalScroll(id="gf-results"):
+            yield RematchPanel()
             yield Static(results_text(self.snapshot), id="gf-results-text")
         yield Footer()
 

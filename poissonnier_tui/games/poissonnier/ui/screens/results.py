@@ -16,12 +16,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.i18n import _
+from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 
 
 def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]:
@@ -48,7 +49,7 @@ def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]
     return [steps[0], skipped, *steps[1:]]
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Winner banner, scores table and elimination steps, from ``view["result"]``."""
 
     CSS_PATH = "results.tcss"
@@ -56,7 +57,6 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", "Quit", show=False),  # the footer shows ^q
         Binding("escape", "back", "Back to the table"),
-        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:
@@ -73,9 +73,11 @@ class ResultsScreen(Screen[None]):
         """Banner, scores, steps, seed."""
         snap, result = self.snapshot, self.result
         winners = [int(w) for w in result.get("winners", [])]
+        translate_bindings(self)
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
+            yield RematchPanel()
             with Vertical(id="scores-box") as box:
                 box.border_title = "Final tallies (RULES.md §8)"
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
