@@ -22,7 +22,8 @@ worker sends it. What the screen shows is only ever the server's last view.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from dataclasses import replace
+from typing import Any, ClassVar, Final, Literal
 
 from textual import events
 from textual.app import ComposeResult
@@ -30,7 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList
+from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import OptionDoesNotExist
 
 from poissonnier_tui.games.poissonnier.rules.actions import (
@@ -62,7 +63,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
-from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import NARROW_BELOW, MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
@@ -72,6 +73,10 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
+
+SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
+"""Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
+out of the footer below 100 columns (:meth:`TableScreen._fit_footer`)."""
 
 REFUSABLE_KEYS: dict[str, str] = {
     "b": "buy_crate",
@@ -193,6 +198,7 @@ class TableScreen(Screen[None]):
         self._hand = HandView(id="hand")
         self._status = StatusLine(id="status")
         translate_bindings(self)  # the footer in the current language
+        self._fit_footer()
         yield from compose_board(self._hand, self._status)
 
     _live = False
@@ -224,7 +230,27 @@ class TableScreen(Screen[None]):
         )  # fmt: skip
         self._live = True
         self.hand.focus()
+        self._fit_footer()  # the footer is mounted now: make it compact if narrow
         self.watch_snapshot(None, self.snapshot)
+
+    def on_resize(self) -> None:
+        """The footer fits the new width."""
+        if self._live:
+            self._fit_footer()
+
+    def _fit_footer(self) -> None:
+        """Below 100 columns the footer is compact and leaves out the keys the board
+        offers in place (``b``: the stall's next slot says "b buys it"), so that every
+        other key shows in 80 columns; they all still work."""
+        narrow = self.app.size.width < NARROW_BELOW
+        keys = self._bindings.key_to_bindings
+        for key, group in keys.items():
+            keys[key] = [
+                replace(b, show=not narrow) if b.action in SHOWN_ON_THE_BOARD else b for b in group
+            ]
+        for footer in self.query(Footer).results(Footer):
+            footer.compact = narrow
+        self.refresh_bindings()
 
     # --- data flows down -----------------------------------------------------------------------
 
