@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
@@ -32,6 +32,7 @@ from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
 from poissonnier_tui.i18n import _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
 from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 from poissonnier_tui.shell.seats import SeatLabel
 
@@ -164,7 +165,7 @@ class BoardScreen(Screen[None]):
         """Header, the board, footer."""
         yield Header()
         yield Board(id="gf-board")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """First render."""
@@ -305,7 +306,7 @@ class ResultsScreen(RematchScreen):
         with VerticalScroll(id="gf-results"):
             yield RematchPanel()
             yield Static(results_text(self.snapshot), id="gf-results-text")
-        yield Footer()
+        yield KeyBar()
 
     def action_back(self) -> None:
         """Look at the final table again."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from links import QueueLink, settle
 from pilot import until
 from test_snapshots_dialogs import finished
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from net.messages import RematchState
 from poissonnier_tui.games.poissonnier.rules.view import view_for
@@ -31,7 +31,6 @@ def panel_text(app: PoissonnierApp) -> str:
 
 def footer_keys(app: PoissonnierApp) -> set[str]:
     """The keys the footer offers now."""
-    app.screen.query_one(Footer)
     return {
         binding.key
         for (_node, binding, enabled, _tip) in app.screen.active_bindings.values()

@@ -16,12 +16,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import humanize, names_list
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
 from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 
 
@@ -98,7 +99,7 @@ class ResultsScreen(RematchScreen):
                 "the same seed and moves replay this game (R3).[/]",
                 id="seed",
             )
-        yield Footer()
+        yield KeyBar()
 
     def _banner(self, winners: list[int]) -> str:
         """The winner line, or the shared victory in the game's own words (§8)."""

@@ -31,7 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import OptionDoesNotExist
 
 from poissonnier_tui.games.poissonnier.rules.actions import (
@@ -73,6 +73,7 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
 
 SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
 """Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
@@ -248,7 +249,7 @@ class TableScreen(Screen[None]):
             keys[key] = [
                 replace(b, show=not narrow) if b.action in SHOWN_ON_THE_BOARD else b for b in group
             ]
-        for footer in self.query(Footer).results(Footer):
+        for footer in self.query(KeyBar).results(KeyBar):
             footer.compact = narrow
         self.refresh_bindings()
 

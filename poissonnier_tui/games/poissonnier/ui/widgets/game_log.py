@@ -45,6 +45,7 @@ class GameLog(RichLog):
         """Wrap every line again at the new width (RichLog keeps lines as first wrapped)."""
         width = event.size.width
         if width == self._wrapped_at:
+            self.scroll_end(animate=False)  # another height: keep the newest line in sight
             return
         self._wrapped_at = width
         self.clear()

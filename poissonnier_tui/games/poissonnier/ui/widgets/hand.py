@@ -33,6 +33,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import _, ngettext
 
 TALL_TERMINAL = 44
@@ -60,15 +61,22 @@ class HandView(Widget, can_focus=True):
         Binding("space", "toggle_all", "All/none", key_display="space"),
     ]
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; the hand is ``snapshot.hand`` (the draft hand in the fill step).
 
-    ``layout=True``: the widget's height follows the number of kinds in hand.
+    A new one repaints the hand only if what it draws changed, and lays the screen
+    out only if its size did (the height follows the number of kinds in hand;
+    :mod:`.redraw`).
     """
-    cursor: reactive[int] = reactive(0)
+    cursor: reactive[int] = reactive(0, repaint=False)
     """Index into :attr:`fish_rows` of the freshness under the cursor."""
-    chosen: reactive[int] = reactive(0)
+    chosen: reactive[int] = reactive(0, repaint=False)
     """How many fish of the cursor's freshness are selected (0..all of them)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the hand shows now (see :mod:`.redraw`)."""
 
     @dataclass
     class SelectionChanged(Message):
@@ -140,7 +148,7 @@ class HandView(Widget, can_focus=True):
                 n=n
             )
         if same_hand:
-            self.refresh()
+            self.redraw()
             return
         rows = self.fish_rows
         old_code = ""
@@ -154,15 +162,22 @@ class HandView(Widget, can_focus=True):
         )
         self.set_reactive(HandView.cursor, cursor)
         self._select_all()
-        self.refresh()
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Repaint if the hand drawn changed (lay out if its size did)."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
 
     def watch_cursor(self) -> None:
         """Moving to another freshness selects all of it: the common case is a whole pile."""
         self._select_all()
+        self.redraw()
 
     def watch_chosen(self) -> None:
         """Tell the screen (it shows the selection in the status line and the footer)."""
         self.post_message(self.SelectionChanged(self, self.code, len(self.selection)))
+        self.redraw()
 
     def _select_all(self) -> None:
         """Select every fish of the cursor's freshness (none when not selecting)."""
@@ -259,8 +274,8 @@ class HandView(Widget, can_focus=True):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
     def on_resize(self) -> None:
-        """What the hand says depends on the terminal's size: draw again."""
-        self.refresh(layout=True)
+        """What the hand says depends on the terminal's size: draw again if it changed."""
+        self.redraw()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as its longest line (``width: auto`` on a narrow terminal: the hand

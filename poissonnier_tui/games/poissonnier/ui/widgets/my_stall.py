@@ -94,6 +94,8 @@ class MyStall(Widget):
         for line in self.query("#bought").results(Static):
             line.display = bool(bought)
             codes = "".join(f[0] for f in bought)
-            line.update(
-                _("Bought this turn (serve with them now, R9): {chips}").format(chips=chips(codes))
+            text = _("Bought this turn (serve with them now, R9): {chips}").format(
+                chips=chips(codes)
             )
+            if text != line.content:  # an update lays the screen out: only on a change
+                line.update(text)

@@ -27,6 +27,9 @@ class OffersList(OptionList):
     snapshot: reactive[TableSnapshot | None] = reactive(None)
     """The table; proposals are ``view["proposals"]``."""
 
+    _listed: list[tuple[str | None, str, bool]] | None = None
+    """The options listed now (id, prompt, disabled), to rebuild only when they change."""
+
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Rebuild the options. A new offer made to this player is highlighted (it is
         what they will answer); else the same proposal stays highlighted if still open."""
@@ -47,7 +50,10 @@ class OffersList(OptionList):
                     disabled=True,
                 )
             )
-        self.set_options(options)
+        listed = [(o.id, str(o.prompt), o.disabled) for o in options]
+        if listed != self._listed:  # rebuilding the list lays the screen out: on change only
+            self._listed = listed
+            self.set_options(options)
         ids = [o.id for o in options]
         if keep in ids:
             self.highlighted = ids.index(keep)

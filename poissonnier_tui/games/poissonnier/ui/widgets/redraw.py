@@ -1,0 +1,56 @@
+"""Redraw a widget only when what it draws changed, and lay it out only when its size may.
+
+Every view of the game hands a new snapshot to every widget of the table.
+Most views change a few things (a bot declared ready, a log line); a widget
+that repaints — or worse, asks for a layout of the screen — on each one
+wastes the frame. A widget that draws its text with ``render()`` keeps a
+:class:`Drawn` and calls :meth:`Drawn.show` with its new text instead of
+``refresh()``: nothing happens when the text is the same; a repaint when it
+differs; and a layout only when the widget sizes itself to its text (``auto``
+width or height) and the new text needs another size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.content import Content
+from textual.widget import Widget
+
+
+class Drawn:
+    """The text a widget last drew (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.repaints = 0
+        """How many times :meth:`show` repainted (tests count them)."""
+        self.layouts = 0
+        """How many of those also asked for a layout."""
+
+    def show(self, widget: Widget, text: str) -> bool:
+        """Repaint ``widget`` if ``text`` differs from what it drew; lay it out too when
+        the text's size (at the widget's width) differs. Returns whether it repainted."""
+        if text == self.text:
+            return False
+        old, self.text = self.text, text
+        layout = old is None or size_of(widget, old) != size_of(widget, text)
+        self.repaints += 1
+        self.layouts += layout
+        widget.refresh(layout=layout)
+        return True
+
+
+def size_of(widget: Widget, text: str) -> tuple[int, int]:
+    """What of ``text`` sizes ``widget``: its height in lines at the widget's width when
+    the height is ``auto``, its widest line when the width is; ``(0, 0)`` for a widget
+    whose size does not follow its content."""
+    styles: Any = widget.styles  # what Textual hands Content.get_height itself
+    width_auto = styles.width is not None and styles.width.is_auto
+    height_auto = styles.height is not None and styles.height.is_auto
+    if not (width_auto or height_auto):
+        return (0, 0)
+    content = Content.from_markup(text)
+    widest = max((line.cell_length for line in content.split()), default=0)
+    height = content.get_height(styles, widget.content_size.width or widest) if height_auto else 0
+    return (height, widest if width_auto else 0)
