@@ -47,6 +47,7 @@ class KeyBar(Widget):
         self.repaints = 0
         """How many times the keys shown changed (tests count them)."""
         self._spans: list[tuple[int, int, str]] = []  # (first cell, end, key) of each key
+        self._key_style: str | None = None  # the keys' markup style in the current theme
 
     def on_mount(self) -> None:
         """Follow the screen's bindings."""
@@ -57,6 +58,7 @@ class KeyBar(Widget):
     def _recolour(self, _theme: object) -> None:
         """The theme changed: draw the keys in its colours."""
         self.text = ""
+        self._key_style = None
         self.bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
@@ -95,12 +97,14 @@ class KeyBar(Widget):
     def line(self, keys: list[tuple[str, str, str, bool]]) -> str:
         """The markup of ``keys``: each key bold in the theme's footer-key colours, then its
         description; a disabled key dimmed. Keeps where each key lies, for clicks."""
-        colours = self.app.get_css_variables()
-        ink = colours.get("footer-key-foreground", "")
-        paper = colours.get("footer-key-background", "transparent")
-        key_style = " ".join(
-            ["b", ink] + ([f"on {paper}"] if paper not in ("", "transparent") else [])
-        ).strip()
+        if self._key_style is None:  # the theme's colours, looked up once per theme
+            colours = self.app.get_css_variables()
+            ink = colours.get("footer-key-foreground", "")
+            paper = colours.get("footer-key-background", "transparent")
+            self._key_style = " ".join(
+                ["b", ink] + ([f"on {paper}"] if paper not in ("", "transparent") else [])
+            ).strip()
+        key_style = self._key_style
         parts = []
         self._spans = []
         at = 0

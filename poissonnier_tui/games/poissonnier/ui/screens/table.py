@@ -169,8 +169,10 @@ class TableScreen(Screen[None]):
         ),
     ]
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
-    """The latest view and seat names, pushed down to every widget."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """The latest view and seat names, pushed down to every widget. Not a repaint of the
+    screen: each widget repaints itself only if what it draws changed
+    (``widgets/redraw.py``)."""
     pending: reactive[Pending] = reactive(None, bindings=True)
     """A two-key command waiting for its number (shown in the status line)."""
 

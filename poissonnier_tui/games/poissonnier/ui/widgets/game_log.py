@@ -22,7 +22,7 @@ from poissonnier_tui.i18n import _
 class GameLog(RichLog):
     """A :class:`RichLog` that appends the events of each new view once."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; events come from ``view["log"]``."""
 
     def __init__(self, *, id: str | None = None) -> None:

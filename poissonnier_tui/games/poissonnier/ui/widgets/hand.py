@@ -33,7 +33,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn, retitle
 from poissonnier_tui.i18n import _, ngettext
 
 TALL_TERMINAL = 44
@@ -77,6 +77,7 @@ class HandView(Widget, can_focus=True):
         super().__init__(id=id)
         self.drawn = Drawn()
         """What the hand shows now (see :mod:`.redraw`)."""
+        self._rows_kept = 0  # rows the hand keeps this fill step (_keep_rows)
 
     @dataclass
     class SelectionChanged(Message):
@@ -143,9 +144,10 @@ class HandView(Widget, can_focus=True):
             and (old.phase, old.ready) == (new.phase, new.ready)
         )
         if new is not None:
+            self._keep_rows(old, new)
             n = len(new.hand)
-            self.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", n).format(
-                n=n
+            retitle(
+                self, ngettext("Your hand ({n} card)", "Your hand ({n} cards)", n).format(n=n)
             )
         if same_hand:
             self.redraw()
@@ -163,6 +165,18 @@ class HandView(Widget, can_focus=True):
         self.set_reactive(HandView.cursor, cursor)
         self._select_all()
         self.redraw()
+
+    def _keep_rows(self, old: TableSnapshot | None, new: TableSnapshot) -> None:
+        """During one fill step the hand keeps as many rows as it has shown in it: placing
+        a whole freshness in a crate leaves a blank row rather than shrinking the pane
+        (which would lay the whole screen out again, twice, on every move, and make the
+        panes below jump). A new step, or turn, fits the hand to its kinds again."""
+        kinds = len(self.groups)
+        same_step = (
+            old is not None
+            and (old.view.get("turn"), old.phase) == (new.view.get("turn"), new.phase)
+        )
+        self._rows_kept = max(kinds, self._rows_kept) if same_step else kinds
 
     def redraw(self) -> None:
         """Repaint if the hand drawn changed (lay out if its size did)."""
@@ -265,6 +279,7 @@ class HandView(Widget, can_focus=True):
             lines.append(f"{pointer} {name} {' '.join(faces)} {note}".rstrip())
             if tall:
                 lines.append(f"  {' ' * 11} {' '.join(backs)}")
+        lines += [" "] * ((self._rows_kept - len(groups)) * (2 if tall else 1))
         if not roomy:
             return "\n".join(lines)
         return "\n".join(lines) + "\n\n" + self._hint()

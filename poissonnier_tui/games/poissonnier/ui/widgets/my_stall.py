@@ -20,6 +20,7 @@ from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES
 from poissonnier_tui.games.poissonnier.ui.palette import chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
 from poissonnier_tui.i18n import _, ngettext
 
 NARROW_BELOW: Final = 100
@@ -29,7 +30,7 @@ NARROW_BELOW: Final = 100
 class MyStall(Widget):
     """Six :class:`CrateBox` slots and a line for bought fish."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; crates come from ``snapshot.crates`` (drafts in the fill step)."""
 
     def compose(self) -> ComposeResult:
@@ -51,7 +52,7 @@ class MyStall(Widget):
         """The title's draft note fits the new width."""
         snap = self.snapshot
         if snap is not None and snap.me is not None:
-            self.border_title = self._title(snap)
+            retitle(self, self._title(snap))
 
     def _title(self, snap: TableSnapshot) -> str:
         """``Your stall`` with your tallies (RULES.md §8: on the stall's rim, in sight at
@@ -89,7 +90,7 @@ class MyStall(Widget):
                 box.state = "buyable" if i == len(crates) else "locked"
                 box.price = int(row["crate_price"])
                 box.affordable = snap.can_buy_crate()
-        self.border_title = self._title(snap)
+        retitle(self, self._title(snap))
         bought = snap.bought
         for line in self.query("#bought").results(Static):
             line.display = bool(bought)

@@ -19,12 +19,13 @@ from textual.widgets.option_list import Option
 
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
 
 
 class OffersList(OptionList):
     """An :class:`OptionList` with one option per open proposal (id = proposal id)."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; proposals are ``view["proposals"]``."""
 
     _listed: list[tuple[str | None, str, bool]] | None = None
@@ -61,7 +62,7 @@ class OffersList(OptionList):
             # Prefer a proposal this player must answer, the newest: what they act on.
             mine = snap.offers_for_me()
             self.highlighted = ids.index(str(mine[-1]["id"])) if mine else 0
-        self.border_title = f"Offers [dim]({len(snap.proposals) if snap else 0} open)[/]"
+        retitle(self, f"Offers [dim]({len(snap.proposals) if snap else 0} open)[/]")
 
     @staticmethod
     def _prompt(snap: TableSnapshot, p: Mapping[str, Any]) -> str:

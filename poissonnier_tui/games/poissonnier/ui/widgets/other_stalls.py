@@ -42,8 +42,8 @@ class OtherStalls(Static):
             self.drawn.show(self, self.render())
 
     def on_resize(self) -> None:
-        """Boxes or lines depend on the pane's height: draw again."""
-        self.refresh()
+        """Boxes or lines depend on the pane's height: draw again if that changed them."""
+        self.watch_snapshot()
 
     def render(self) -> str:
         """Each other player's crates as boxes (three lines a player) when the pane is tall

@@ -56,7 +56,7 @@ class PlayersTable(DataTable[Text]):
     player's name is never read as markup.
     """
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; tallies come from ``view["seats"]``, names from the lobby."""
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -54,3 +54,11 @@ def size_of(widget: Widget, text: str) -> tuple[int, int]:
     widest = max((line.cell_length for line in content.split()), default=0)
     height = content.get_height(styles, widget.content_size.width or widest) if height_auto else 0
     return (height, widest if width_auto else 0)
+
+
+def retitle(widget: Widget, title: str) -> None:
+    """Set ``widget``'s border title to ``title`` only if it changed: Textual repaints a
+    widget on every set of its title, even to the same text."""
+    if widget.__dict__.get("_shown_title") != title:
+        widget.__dict__["_shown_title"] = title
+        widget.border_title = title
