@@ -55,6 +55,9 @@ class StatusLine(Static):
         """Start the spinner clock, paused until the game waits for someone else."""
         self._timer = self.set_interval(0.12, self._tick, pause=True)
         self.set_interval(1.0, self._tick_countdown)
+        # The spinner, a two-key command, the offer the keys answer, who drafts: redrawn.
+        for name in ("frame", "prompt", "offer", "drafting"):
+            self.watch(self, name, lambda _value: self.redraw(), init=False)
         self.watch_snapshot(self.snapshot)
 
     def redraw(self) -> None:
@@ -71,21 +74,6 @@ class StatusLine(Static):
         """Advance the spinner one frame."""
         self.frame = (self.frame + 1) % len(SPINNER)
 
-    def watch_frame(self) -> None:
-        """The spinner turned."""
-        self.redraw()
-
-    def watch_prompt(self) -> None:
-        """A two-key command started or ended."""
-        self.redraw()
-
-    def watch_offer(self) -> None:
-        """Another offer is the one the answer keys act on."""
-        self.redraw()
-
-    def watch_drafting(self) -> None:
-        """Someone started or stopped drafting an offer."""
-        self.redraw()
 
     @property
     def waiting_for_others(self) -> bool:
