@@ -181,7 +181,7 @@ class HandView(Widget, can_focus=True):
     def redraw(self) -> None:
         """Repaint if the hand drawn changed (lay out if its size did)."""
         if self.is_attached:
-            self.drawn.show(self, self.render())
+            self.drawn.show(self, self.markup())
 
     def watch_cursor(self) -> None:
         """Moving to another freshness selects all of it: the common case is a whole pile."""
@@ -238,7 +238,11 @@ class HandView(Widget, can_focus=True):
 
     # --- rendering ------------------------------------------------------------------
 
-    def render(self) -> str:
+    def render(self) -> Content:
+        """The hand (:meth:`markup`), parsed once per change (``widgets/redraw.py``)."""
+        return self.drawn.content(self.markup())
+
+    def markup(self) -> str:
         """One row per kind: name, chips (selected ones lit), and a note."""
         groups = self.groups
         if self.snapshot is None or self.snapshot.me is None:
@@ -295,7 +299,7 @@ class HandView(Widget, can_focus=True):
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as its longest line (``width: auto`` on a narrow terminal: the hand
         takes only the room it needs, the pane beside it the rest)."""
-        lines = Content.from_markup(self.render()).split()
+        lines = self.render().split()
         return max((line.cell_length for line in lines), default=0)
 
     def _hint(self) -> str:

@@ -19,7 +19,9 @@ from textual.widget import Widget
 
 
 class Drawn:
-    """The text a widget last drew (see the module's docstring)."""
+    """The text a widget last drew (see the module's docstring), and its parsed markup:
+    a widget's ``render`` may return :meth:`content` of its text, so that the markup is
+    parsed once per change rather than for the comparison and again to paint."""
 
     def __init__(self) -> None:
         self.text: str | None = None
@@ -27,6 +29,16 @@ class Drawn:
         """How many times :meth:`show` repainted (tests count them)."""
         self.layouts = 0
         """How many of those also asked for a layout."""
+        self._parsed: dict[str, Content] = {}  # the last two texts parsed
+
+    def content(self, text: str) -> Content:
+        """``text`` parsed as markup (the last two parses are kept)."""
+        parsed = self._parsed.get(text)
+        if parsed is None:
+            parsed = Content.from_markup(text)
+            self._parsed = {k: v for k, v in self._parsed.items() if k == self.text}
+            self._parsed[text] = parsed
+        return parsed
 
     def show(self, widget: Widget, text: str) -> bool:
         """Repaint ``widget`` if ``text`` differs from what it drew; lay it out too when
@@ -34,15 +46,17 @@ class Drawn:
         if text == self.text:
             return False
         old, self.text = self.text, text
-        layout = old is None or size_of(widget, old) != size_of(widget, text)
+        layout = old is None or size_of(widget, self.content(old)) != size_of(
+            widget, self.content(text)
+        )
         self.repaints += 1
         self.layouts += layout
         widget.refresh(layout=layout)
         return True
 
 
-def size_of(widget: Widget, text: str) -> tuple[int, int]:
-    """What of ``text`` sizes ``widget``: its height in lines at the widget's width when
+def size_of(widget: Widget, content: Content) -> tuple[int, int]:
+    """What of ``content`` sizes ``widget``: its height in lines at the widget's width when
     the height is ``auto``, its widest line when the width is; ``(0, 0)`` for a widget
     whose size does not follow its content."""
     styles: Any = widget.styles  # what Textual hands Content.get_height itself
@@ -50,7 +64,6 @@ def size_of(widget: Widget, text: str) -> tuple[int, int]:
     height_auto = styles.height is not None and styles.height.is_auto
     if not (width_auto or height_auto):
         return (0, 0)
-    content = Content.from_markup(text)
     widest = max((line.cell_length for line in content.split()), default=0)
     height = content.get_height(styles, widget.content_size.width or widest) if height_auto else 0
     return (height, widest if width_auto else 0)
