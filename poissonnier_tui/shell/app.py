@@ -76,6 +76,10 @@ from poissonnier_tui.shell.table_chat import TableChat
 from poissonnier_tui.shell.table_drafts import TableDrafts
 from poissonnier_tui.shell.table_rematch import table_refusal_text
 
+SLOW_DOWN_RETRY = 0.25
+"""Seconds before autoplay sends again a move the table refused as too fast (``slow_down``:
+a seat's action budget refills at 10 a second)."""
+
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
 (its bots sit again; the player takes seat 1 back)."""
@@ -251,6 +255,11 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts):
         )
         autoplayer = self.autoplayer
         if self.autoplay and autoplayer is not None and autoplayer.busy and self.snapshot:
+            if event.code == "slow_down" and action is not None:
+                # Over the table's action rate (net/server.py): the same move, a moment
+                # later (the autoplayer stays busy meanwhile), rather than none at all.
+                self.set_timer(SLOW_DOWN_RETRY, lambda: self.send_action(action))
+                return
             move = autoplayer.refused(self.snapshot, action, event.message)
             if move is not None:
                 self.send_action(move)
