@@ -35,12 +35,12 @@ SCREENS: dict[str, tuple[type[DOMNode], ...]] = {
 
 WRITTEN: dict[str, dict[str, str]] = {
     "en": {
-        "escape": "Esc", "enter": "Enter", "space": "space",
+        "escape": "Esc", "esc": "Esc", "enter": "Enter", "space": "space",
         "up": "↑", "down": "↓", "left": "←", "right": "→",
         "question_mark": "?", "f1": "F1", "f2": "F2", "1–6": "1 … 6", "1–3": "1 … 3",
     },
     "fr": {
-        "escape": "Échap", "enter": "Entrée", "space": "espace", "PgUp": "Pg préc.",
+        "escape": "Échap", "esc": "Échap", "enter": "Entrée", "space": "espace", "PgUp": "Pg préc.",
         "PgDn": "Pg suiv.", "up": "↑", "down": "↓", "left": "←", "right": "→",
         "question_mark": "?", "f1": "F1", "f2": "F2", "1–6": "1 … 6", "1–3": "1 … 3",
     },

@@ -121,11 +121,17 @@ class OffersList(OptionList):
         if snap is None or not self.is_attached:
             return
         talks = negotiations(snap.view)
-        for p in snap.proposals:
+        prompts = {str(p["id"]): self._prompt(snap, p, talks) for p in snap.proposals}
+        for pid, prompt in prompts.items():
             try:
-                self.replace_option_prompt(str(p["id"]), self._prompt(snap, p, talks))
+                self.replace_option_prompt(pid, prompt)
             except OptionDoesNotExist:
                 continue
+        if self._listed is not None:  # what the list shows now, so a same view redraws nothing
+            self._listed = [
+                (oid, prompts.get(oid, text) if oid is not None else text, disabled)
+                for oid, text, disabled in self._listed
+            ]
 
     _listed: list[tuple[str | None, str, bool]] | None = None
     """The options listed now (id, prompt, disabled), to rebuild only when they change."""
