@@ -427,7 +427,8 @@ def restore_table(
 def ask_yes_no(question: str) -> bool:
     """Ask on stderr (stdout may be a log), read stdin; only ``y``/``yes`` (or, in
     French, ``o``/``oui``) is yes; EOF is no."""
-    print(f"{question} {_('[y/N]')} ", end="", file=sys.stderr, flush=True)
+    choices = _("[y/N]")  # French: [o/N]
+    print(f"{question} {choices} ", end="", file=sys.stderr, flush=True)
     try:
         answer = input()
     except EOFError:

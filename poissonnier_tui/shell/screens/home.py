@@ -172,7 +172,8 @@ class HomeHelp(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The keys as a Markdown list."""
         translate_bindings(self)
-        keys = "\n".join(f"- `{e.key}` {_(e.label)}{_(': ')}{_(e.about)}" for e in ENTRIES)
+        colon = _(": ")  # French: " : " (a no-break space first)
+        keys = "\n".join(f"- `{e.key}` {_(e.label)}{colon}{_(e.about)}" for e in ENTRIES)
         text = _(
             "## Home\n\n{keys}\n\n"
             "- `↑` `↓` and `Enter`: choose in the menu; the mouse works too.\n"
