@@ -18,8 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from poissonnier_tui.games.poissonnier.rules.scoring import explain
 from poissonnier_tui.games.poissonnier.ui.describe import (
@@ -31,6 +30,8 @@ from poissonnier_tui.games.poissonnier.ui.describe import (
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ def numbered_steps(snap: TableSnapshot, result: Mapping[str, Any]) -> list[StepL
     return [lines[0], StepLine(_("2. does not apply"), None, why), *lines[1:]]
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Winner banner, scores table and elimination steps, from ``view["result"]``."""
 
     CSS_PATH = "results.tcss"
@@ -89,7 +90,6 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", N_("Quit"), show=False),  # the footer shows ^q
         Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
-        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:
@@ -110,6 +110,7 @@ class ResultsScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
+            yield RematchPanel()
             with Vertical(id="scores-box") as box:
                 box.border_title = _("Final tallies (RULES.md §8)")
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
@@ -134,7 +135,7 @@ class ResultsScreen(Screen[None]):
                 + "[/]",
                 id="seed",
             )
-        yield Footer()
+        yield KeyBar()
 
     def _banner(self, winners: list[int]) -> str:
         """The winner line, or the shared victory in the game's own words (§8)."""
