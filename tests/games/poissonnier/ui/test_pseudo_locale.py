@@ -23,6 +23,7 @@ from stacking import stacked_game
 from tablekit import SEATS, TableApp, midgame
 from test_snapshots_dialogs import ResultsApp, finished
 from textual.app import App
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -36,6 +37,8 @@ from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.hosting.replay import ALL_HANDS, Replay
 from poissonnier_tui.shell.replay_app import ReplayApp
 from poissonnier_tui.shell.screens.chat import QUICK_PHRASES, ChatLine, ChatScreen
+from poissonnier_tui.shell.screens.rematch_panel import rematch_text
+from poissonnier_tui.shell.seats import SeatLabel
 
 SIZES = [(80, 24), (160, 50)]
 IDS = ["80x24", "160x50"]
@@ -209,3 +212,16 @@ async def test_the_chat_and_its_quick_phrases_show_no_english(size: tuple[int, i
         lines = screen_lines(app)
         assert any(pseudo(QUICK_PHRASES[0]) in line for line in lines), lines
         assert not (bad := check(app)), "\n".join(bad)
+
+
+def test_the_rematch_proposal_shows_no_english() -> None:
+    """The play-again panel of the results screen (shell/screens/rematch_panel.py), for the
+    host, a player asked, one who declined and a spectator; a bot's level in words too."""
+    seats = [SeatLabel("Ana"), SeatLabel("Bot 2 · medium", "bot"), SeatLabel("Ben")]
+    answers = ["yes", "bot", "waiting"]
+    declined = ["yes", "bot", "no"]
+    for me, host, said in ((0, True, answers), (2, False, answers), (2, False, declined),
+                           (None, False, answers)):  # fmt: skip
+        text = Content.from_markup(rematch_text(said, seats, me, host=host)).plain
+        assert pseudo("Play again?") in text
+        assert "medium" not in text and not english_words(text.splitlines(), ALLOWED), text
