@@ -90,24 +90,15 @@ async def test_home_help_rules_settings_saved_games_lobby_and_quit_show_no_engli
         await pilot.pause()
         assert any(pseudo("Solo") in line for line in screen_lines(app))
         assert not (bad := check(app, ok)), "\n".join(bad)
-        await pilot.press("question_mark")  # the home's keys
-        await until(pilot, lambda: isinstance(app.screen, HomeHelp))
-        await pilot.pause()
-        assert not (bad := check(app, ok)), "\n".join(bad)
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
-        await pilot.press("o")
-        await until(pilot, lambda: isinstance(app.screen, SettingsScreen))
-        await pilot.pause()
-        assert not (bad := check(app, ok)), "\n".join(bad)
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
-        await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, SavedGamesScreen))
-        await pilot.pause()
-        assert not (bad := check(app, ok)), "\n".join(bad)
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        # The home's keys, the settings, the saved games: each shown, then Esc back home.
+        for key, screen in (("question_mark", HomeHelp), ("o", SettingsScreen),
+                            ("r", SavedGamesScreen)):  # fmt: skip
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, screen))  # noqa: B023
+            await pilot.pause()
+            assert not (bad := check(app, ok)), (key, "\n".join(bad))
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("w")  # the LAN lobby
         await until(pilot, lambda: isinstance(app.screen, BrowseScreen) and bool(browsers.made))
         browsers.last.show(
