@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from poissonnier_tui.i18n import N_, _
-from poissonnier_tui.shell.seats import SeatLabel
+from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 REMATCH_BINDINGS: Final[list[BindingType]] = [
     Binding("n", "rematch", N_("Play again")),
@@ -65,7 +65,7 @@ def rematch_text(
     lines = [_("[b]Play again?[/b] The host proposes a rematch at this table.")]
     for seat, answer in enumerate(answers):
         mark, word = _MARKS.get(answer, ("?", answer))
-        name = seats[seat].name if seat < len(seats) and seats[seat].name else f"#{seat + 1}"
+        name = shown_name(seats[seat]) if seat < len(seats) and seats[seat].name else f"#{seat + 1}"
         you = _(" (you)") if seat == me else ""
         lines.append(f" {mark} {escape(name)}{you} — {_(word)}")
     waiting = [i for i, a in enumerate(answers) if a in ("waiting", "no", "away")]
