@@ -46,7 +46,7 @@ def _title(game: str) -> str:
     from poissonnier_tui.games import game_entry
 
     try:
-        return game_entry(game).title
+        return _(game_entry(game).title)
     except ValueError:
         return game or "?"
 
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
             outcome = _("no winner")
         else:
             outcome = _("not over (serve --resume or host --resume carries it on)")
-        print(f"{n:>3}. {when}  {_title(g.game)}: {', '.join(g.players) or '?'}")
+        colon = _(": ")  # French: " : " (a no-break space first)
+        print(f"{n:>3}. {when}  {_title(g.game)}{colon}{', '.join(g.players) or '?'}")
         print(f"     {outcome} · {_length(g.turns, g.actions, g.duration)}")
         if g.problem:
             print("     " + _("problem: {why}").format(why=g.problem))

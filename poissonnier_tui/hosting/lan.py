@@ -3,17 +3,18 @@
 No Textual here, and no table building (that is
 :mod:`poissonnier_tui.hosting.tables`, which advertises a table on the LAN,
 docs/ARCHITECTURE.md "Discovery"). :func:`parse_address` and
-:func:`format_address` read and write ``HOST:PORT``; :func:`incompatibility`
-says why an advertised table cannot be joined (a game this app does not
-have, another version); :class:`SeatLog` turns seat changes into the plain
-lines ``serve`` prints.
+:func:`format_address` read and write ``HOST:PORT``; :func:`incompatible`
+(:func:`incompatibility` in words) says why an advertised table cannot be
+joined (a game this app does not have, another version); :class:`SeatLog`
+turns seat changes into the plain lines ``serve`` prints.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from net.discovery import TableAd
@@ -81,20 +82,51 @@ def state_word(state: str) -> str:
     return _(TABLE_STATES[state]) if state in TABLE_STATES else state
 
 
-def incompatibility(ad: TableAd) -> str | None:
-    """Why this app cannot join the advertised table, naming both versions; ``None`` if it can."""
+INCOMPATIBLE: Final[Mapping[str, str]] = {
+    "other_game": N_("it plays {game}, a game this app does not have ({games})"),
+    "other_version": N_(
+        "it runs poissonnier {app} (protocol {protocol}); "
+        "you have {our_app} (protocol {our_protocol})"
+    ),
+}
+"""Each reason an advertised table cannot be joined (:class:`Incompatible` code) -> its
+message; the placeholders are the reason's parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Incompatible:
+    """Why this app cannot join an advertised table, as data: a code of
+    :data:`INCOMPATIBLE` and its parameters (no words), said by :meth:`text`."""
+
+    code: str
+    params: Mapping[str, str | int]
+
+    def text(self) -> str:
+        """The reason in the current language (the code itself if it is unknown)."""
+        message = INCOMPATIBLE.get(self.code)
+        return self.code if message is None else _(message).format(**self.params)
+
+
+def incompatible(ad: TableAd) -> Incompatible | None:
+    """Why this app cannot join the advertised table, naming both versions or the game
+    (code and parameters); ``None`` if it can (same game registry, protocol and app)."""
     if ad.game not in ENTRY_MODULES:
-        return _("it plays {game}, a game this app does not have ({games})").format(
-            game=repr(ad.game), games=", ".join(ENTRY_MODULES)
+        return Incompatible(
+            "other_game", {"game": repr(ad.game), "games": ", ".join(ENTRY_MODULES)}
         )
     if ad.protocol != PROTOCOL_VERSION or ad.app != __version__:
-        return _(
-            "it runs poissonnier {app} (protocol {protocol}); "
-            "you have {our_app} (protocol {our_protocol})"
-        ).format(
-            app=ad.app, protocol=ad.protocol, our_app=__version__, our_protocol=PROTOCOL_VERSION
-        )
+        return Incompatible(
+            "other_version",
+            {"app": ad.app, "protocol": ad.protocol, "our_app": __version__,
+             "our_protocol": PROTOCOL_VERSION},
+        )  # fmt: skip
     return None
+
+
+def incompatibility(ad: TableAd) -> str | None:
+    """:func:`incompatible` said in the current language (the client's, when it renders)."""
+    why = incompatible(ad)
+    return None if why is None else why.text()
 
 
 # --- the serve log ----------------------------------------------------------------------------

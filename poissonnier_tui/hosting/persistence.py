@@ -60,6 +60,7 @@ from net.server import TableServer
 from net.table import Refused
 from net.tablelog import LogDamaged, TableLog, describe_action, read_log
 from poissonnier_tui import __version__
+from poissonnier_tui.botnames import shown_bot_name
 from poissonnier_tui.games import GameEntry, game_entry
 from poissonnier_tui.i18n import _, ngettext
 
@@ -426,7 +427,8 @@ def restore_table(
 def ask_yes_no(question: str) -> bool:
     """Ask on stderr (stdout may be a log), read stdin; only ``y``/``yes`` (or, in
     French, ``o``/``oui``) is yes; EOF is no."""
-    print(f"{question} {_('[y/N]')} ", end="", file=sys.stderr, flush=True)
+    choices = _("[y/N]")  # French: [o/N]
+    print(f"{question} {choices} ", end="", file=sys.stderr, flush=True)
     try:
         answer = input()
     except EOFError:
@@ -445,7 +447,8 @@ class GameSummary:
     Attributes:
         path: the log file.
         started: when the game started, Unix seconds (the header's ``created``).
-        players: seat names in seat order, bots marked ``"(bot)"``.
+        players: seat names in seat order, bots marked ``"(bot)"`` and their levels in
+            the current language (``botnames.py``).
         winners: winning names once over, else ``None``.
         actions: actions logged.
         turns: turns played (the last turn reached for a running game; ``None`` when
@@ -501,7 +504,8 @@ def summarize(path: Path) -> GameSummary:
             n=done.applied + 1, offset=bad.offset
         )
     players = tuple(
-        s.name + (" " + _("(bot)") if s.kind == "bot" else "") or _("Seat {n}").format(n=i + 1)
+        (shown_bot_name(s.name) + " " + _("(bot)") if s.kind == "bot" else s.name)
+        or _("Seat {n}").format(n=i + 1)
         for i, s in enumerate(header.seats)
     )
     match = done.match
@@ -509,7 +513,12 @@ def summarize(path: Path) -> GameSummary:
     winners = None
     if result is not None:
         winners = tuple(
-            header.seats[w].name or _("Seat {n}").format(n=w + 1)
+            (
+                shown_bot_name(header.seats[w].name)
+                if header.seats[w].kind == "bot"
+                else header.seats[w].name
+            )
+            or _("Seat {n}").format(n=w + 1)
             for w in result.get("winners", [])
             if 0 <= w < len(header.seats)
         )

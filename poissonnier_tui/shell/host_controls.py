@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from net.discovery import HostAddress, host_addresses
 from net.table import Refused
+from poissonnier_tui.botnames import BOT_LEVELS
 from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.i18n import _
 from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
-from poissonnier_tui.shell.seats import BOT_LEVELS
 from poissonnier_tui.shell.table_app import TableApp
 
 

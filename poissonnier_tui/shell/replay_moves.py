@@ -48,7 +48,7 @@ def move_words(
             value=value(key, v) if value is not None else plain_value(v),
         )
         for key, v in details.items()
-        if v is not None
+        if v is not None and v != []  # an empty list says nothing ("glaçons []")
     ]
     if shown:
         return _("{name}: {move} ({details})").format(

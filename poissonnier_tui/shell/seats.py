@@ -8,22 +8,12 @@ names (docs/ARCHITECTURE.md, "The one door for hidden information").
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from poissonnier_tui.i18n import N_, _
-
-BOT_LEVELS: Final[Mapping[str, str]] = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-}
-"""The bot levels a table names its bots with (``"Bot 3 · hard"``) -> their messages."""
-
-_BOT_NAME: Final = re.compile(r"(?P<bot>Bot \d+) · (?P<level>\w+)")
+from poissonnier_tui.botnames import shown_bot_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +82,4 @@ def shown_name(label: SeatLabel) -> str:
     """The name of a seat as this client shows it: a bot's level in the player's language
     (``"Bot 3 · hard"`` -> ``"Bot 3 · difficile"`` in French, docs/GLOSSARY.md); the
     table names its bots in English, as data; any other name as it is."""
-    match = _BOT_NAME.fullmatch(label.name) if label.kind == "bot" else None
-    if match is None or match["level"] not in BOT_LEVELS:
-        return label.name
-    return f"{match['bot']} · {_(BOT_LEVELS[match['level']])}"
+    return shown_bot_name(label.name) if label.kind == "bot" else label.name

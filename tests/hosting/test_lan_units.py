@@ -16,7 +16,7 @@ from net.frames import PROTOCOL_VERSION
 from net.messages import SeatInfo
 from net.server import TableSummary
 from net.turns import StepLimit
-from poissonnier_tui import __version__
+from poissonnier_tui import __version__, i18n
 from poissonnier_tui.cli import main
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.commands.tables import describe, format_rows
@@ -28,6 +28,7 @@ from poissonnier_tui.hosting.lan import (
     clean_name,
     format_address,
     incompatibility,
+    incompatible,
     parse_address,
     seat_changes,
 )
@@ -342,3 +343,26 @@ def test_tables_can_join_only_an_open_seat_in_a_lobby() -> None:
     assert rows["Done"]["why_not"] == "its game is over"
     text = format_rows(list(rows.values())).splitlines()
     assert text[2].endswith("no: full (4/4)")
+
+
+def test_an_incompatible_table_is_a_code_and_parameters_said_in_the_clients_language() -> None:
+    """The reason is data; each client words it in its own language when it renders."""
+    why = incompatible(ad(app="0.0.9"))
+    assert why is not None and why.code == "other_version"
+    assert dict(why.params) == {
+        "app": "0.0.9", "protocol": PROTOCOL_VERSION,
+        "our_app": __version__, "our_protocol": PROTOCOL_VERSION,
+    }  # fmt: skip
+    i18n.set_language("fr")
+    try:
+        assert why.text() == (
+            f"elle fait tourner poissonnier 0.0.9 (protocole {PROTOCOL_VERSION})\u00a0; "
+            f"vous avez {__version__} (protocole {PROTOCOL_VERSION})"
+        )
+        other = incompatible(ad(game="chess"))
+        assert other is not None and other.code == "other_game"
+        assert incompatibility(ad(game="chess")) == (
+            "elle joue à 'chess', un jeu que cette application n’a pas (poissonnier, gofish)"
+        )
+    finally:
+        i18n.set_language("en")

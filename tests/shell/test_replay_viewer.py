@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from logcheck import play_log
+from textual.widgets import Static
 
 from poissonnier_tui.cli import main
 from poissonnier_tui.games.poissonnier.rules.state import GameState
@@ -179,3 +180,26 @@ def test_replay_command_errors(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     path = tmp_path / "ok.plog"
     play_log(path, seed=1, players=2, actions=3)
     assert main(["replay", str(path), "--seat", "9"]) == 2
+
+
+async def test_the_bar_shows_the_movers_cards_and_leaves_out_empty_fields(
+    tmp_path: Path,
+) -> None:
+    """Card ids in brackets are text, not markup ("[T04]" was dropped as a tag), and an
+    empty field ("glaçons []") is not said."""
+    path = tmp_path / "finished.plog"
+    played = play_log(path, seed=21, players=3, humans=1)
+    step, (_seat, serve) = next(
+        (i, p) for i, p in enumerate(played, start=1) if p[1]["type"] == "serve" and p[1]["fish"]
+    )
+    replay = Replay.load(path)
+    app = ReplayApp(replay)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        screen.pov = ALL_HANDS
+        screen.step = step
+        await pilot.pause()
+        bar = str(screen.query_one("#bar", Static).render())
+        fish = "[" + " ".join(serve["fish"]) + "]"
+        assert f"fish {fish}" in bar, (fish, bar)
+        assert "[]" not in bar, bar

@@ -182,7 +182,7 @@ class BrowseScreen(Screen[None]):
             yield Static(_("Looking for tables…"), id="empty")
             with Horizontal(id="manual"):
                 yield Label(_("Address"), classes="label")
-                yield Input(self._address, placeholder="HOST:PORT", id="address")
+                yield Input(self._address, placeholder=_("HOST:PORT"), id="address")
                 yield Label(_("Code"), classes="label")
                 yield Input(self._initial_code, placeholder=_("if the table has one"), id="code")
             yield Static(id="status")

@@ -26,6 +26,7 @@ from textual.widgets import Input, OptionList, RichLog, Static
 
 from net.chat import CHAT_MAX
 from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 QUICK_PHRASES: Final = (
     N_("How much?"),
@@ -60,7 +61,7 @@ class ChatLine:
         line = Text()
         line.append("» ", style="dim")
         line.append(who, style="bold")
-        line.append(": ")
+        line.append(_(": "))  # French: " : " (a no-break space first)
         line.append(self.text, style="italic")
         return line
 
@@ -75,8 +76,8 @@ class ChatScreen(ModalScreen[str | None]):
     CSS_PATH = "chat.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", _("Back to the table")),
-        Binding("down", "phrases", _("Quick phrases"), show=False),
+        Binding("escape", "back", N_("Back to the table")),
+        Binding("down", "phrases", N_("Quick phrases"), show=False),
     ]
 
     def __init__(self, heard: Sequence[ChatLine] = ()) -> None:
@@ -85,6 +86,7 @@ class ChatScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         """What was said, the line, the quick phrases."""
+        translate_bindings(self)  # the footer in the current language
         with Vertical(id="dialog") as box:
             box.border_title = _("Table chat")
             yield RichLog(id="heard", wrap=True, markup=False, max_lines=200)
@@ -117,7 +119,7 @@ class ChatScreen(ModalScreen[str | None]):
         phrase = str(event.option.prompt)
         if TO_FINISH in phrase:
             line = self.query_one("#line", Input)
-            line.value = phrase.replace(TO_FINISH, "").rstrip("?").rstrip()+ " "
+            line.value = phrase.replace(TO_FINISH, "").rstrip("?").rstrip() + " "
             line.cursor_position = len(line.value)
             line.focus()
             return

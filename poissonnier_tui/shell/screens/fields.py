@@ -10,9 +10,9 @@ every field, show every problem at once, and change nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual import events
@@ -27,6 +27,11 @@ from poissonnier_tui.i18n import N_, _, ngettext
 
 class FieldError(ValueError):
     """A typed value a form refuses; ``str(exc)`` is the sentence to show next to the field."""
+
+
+KEY_NAMES: Final[Mapping[str, str]] = {"escape": N_("esc"), "space": N_("space")}
+"""Keys whose name the footer shows in words (Textual's English by default) -> their
+messages; a binding's own ``key_display`` comes first."""
 
 
 def translate_bindings(node: DOMNode) -> None:
@@ -44,7 +49,7 @@ def translate_bindings(node: DOMNode) -> None:
             replace(
                 b,
                 description=_(b.description) if b.description else "",
-                key_display=_(b.key_display) if b.key_display else b.key_display,
+                key_display=_(shown) if (shown := b.key_display or KEY_NAMES.get(key)) else None,
             )
             for b in bindings
         ]

@@ -172,7 +172,8 @@ class HomeHelp(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The keys as a Markdown list."""
         translate_bindings(self)
-        keys = "\n".join(f"- `{e.key}` {_(e.label)}: {_(e.about)}" for e in ENTRIES)
+        colon = _(": ")  # French: " : " (a no-break space first)
+        keys = "\n".join(f"- `{e.key}` {_(e.label)}{colon}{_(e.about)}" for e in ENTRIES)
         text = _(
             "## Home\n\n{keys}\n\n"
             "- `↑` `↓` and `Enter`: choose in the menu; the mouse works too.\n"
@@ -328,7 +329,7 @@ class HomeScreen(Screen[None]):
         text = Text()
         text.append(_(entry.title), style="bold")
         if entry.summary:
-            text.append(": " + _(entry.summary))
+            text.append(_(": ") + _(entry.summary))  # French: " : " (a no-break space first)
         return text
 
     @staticmethod

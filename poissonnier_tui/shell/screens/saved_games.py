@@ -46,7 +46,8 @@ def game_line(game: GameSummary) -> str:
         outcome = escape(_("no winner"))
     else:
         resumable = _("can be resumed") if game.resumable else _("cannot be resumed")
-        outcome = f"[b $warning]{escape(_('not over'))}[/] ({escape(resumable)})"
+        not_over = _("not over")
+        outcome = f"[b $warning]{escape(not_over)}[/] ({escape(resumable)})"
     parts = []
     if game.turns is not None:
         parts.append(ngettext("{n} turn", "{n} turns", game.turns).format(n=game.turns))

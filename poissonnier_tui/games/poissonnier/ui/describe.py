@@ -13,19 +13,19 @@ Every sentence comes from the message catalogue in the language chosen now
 a message of its own ("[b]You[/b] ended the turn.", not "{name} ended the
 turn." with "You" put in), counts go through ``ngettext``, and placeholders
 are named. The log keeps events as codes and parameters, so a replay reads in
-the viewer's language; the scorer's English reasons (rules/scoring.py) are
-matched and said again from the catalogue (:func:`step_reason`).
+the viewer's language; the result's steps are read as codes and parameters
+(``rules/scoring.explain``) and worded from the catalogue (:func:`step_reason`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from textual.markup import escape
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
+from poissonnier_tui.games.poissonnier.rules.scoring import Reason, Step
 from poissonnier_tui.games.poissonnier.ui.palette import chip, chips
 from poissonnier_tui.games.poissonnier.ui.reasons import decline_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
@@ -545,30 +545,15 @@ def status_text(
 
 # --- the result (RULES.md §8) --------------------------------------------------------------
 
-_SEATS = re.compile(r"\bseats? (\d+(?:, \d+)*)")
-
-
-def humanize(snap: TableSnapshot, why: str) -> str:
-    """Put player names for the scorer's seat numbers: ``"seat 2 leads"`` -> ``"Bot 2 leads"``.
-
-    Names, not "you": the sentences are the scorer's, in the third person.
-    """
-
-    def names(match: re.Match[str]) -> str:
-        return and_list([escape(snap.name(int(s))) for s in match.group(1).split(", ")])
-
-    return _SEATS.sub(names, escape(why))
-
-
 STEP_NAMES: Final[Mapping[str, str]] = {
-    "2-player rule": N_("2-player rule"),
-    "2-player fallback (R14)": N_("2-player fallback (R14)"),
-    "1. fewest coins": N_("1. fewest coins"),
-    "3. fewest clients": N_("3. fewest clients"),
-    "4. most stamps": N_("4. most stamps"),
+    "two_player": N_("2-player rule"),
+    "fallback": N_("2-player fallback (R14)"),
+    "fewest_coins": N_("1. fewest coins"),
+    "fewest_clients": N_("3. fewest clients"),
+    "most_stamps": N_("4. most stamps"),
 }
-"""The scorer's step names (``rules/scoring.py``, kept in English in the result) -> the
-catalogue's message for each."""
+"""The scorer's step codes (``rules/scoring.py`` ``STEP_NAMES``) -> the catalogue's message
+for each."""
 
 TALLIES: Final[Mapping[str, str]] = {
     "coins": N_("coins"),
@@ -577,64 +562,38 @@ TALLIES: Final[Mapping[str, str]] = {
 }
 """The scorer's tally names -> their messages (plural nouns: "the most {what}")."""
 
-_WHY: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"fewest (?P<what>\w+) \((?P<n>\d+)\)"), N_("fewest {what} ({n})")),
-    (
-        re.compile(
-            r"tied on fewest (?P<what>\w+) \((?P<n>\d+)\) with seats? (?P<names>\d+(?:, \d+)*); "
-            r"fewest (?P<then>\w+) \((?P<m>\d+)\)"
-        ),
-        N_("tied on fewest {what} ({n}) with {names}; fewest {then} ({m})"),
-    ),
-    (
-        re.compile(
-            r"seats (?P<names>\d+(?:, \d+)*) tied on fewest (?P<what>\w+) \((?P<n>\d+)\) "
-            r"and (?P<then>\w+) \((?P<m>\d+)\): nobody eliminated"
-        ),
-        N_("{names} tied on fewest {what} ({n}) and {then} ({m}): nobody eliminated"),
-    ),
-    (
-        re.compile(r"seat (?P<names>\d+) leads in (?P<n>\d+) of coins, clients, stamps"),
-        N_("{names} leads in {n} of coins, clients, stamps"),
-    ),
-    (
-        re.compile(r"no seat leads in 2 of coins, clients, stamps"),
-        N_("nobody leads in 2 of coins, clients, stamps"),
-    ),
-    (
-        re.compile(r"seat (?P<names>\d+) has the most (?P<what>\w+) \((?P<n>\d+)\)"),
-        N_("{names} has the most {what} ({n})"),
-    ),
-    (
-        re.compile(r"tied on stamps, clients and coins: shared victory"),
-        N_("tied on stamps, clients and coins: shared victory"),
-    ),
-)
-"""Each sentence the scorer writes (``rules/scoring.py``) and its message: the result keeps
-the scorer's English, and each client says it in its own language from these."""
+REASONS: Final[Mapping[str, str]] = {
+    "fewest": N_("fewest {what} ({n})"),
+    "fewest_then": N_("tied on fewest {what} ({n}) with {names}; fewest {then} ({m})"),
+    "all_tied": N_("{names} tied on fewest {what} ({n}) and {then} ({m}): nobody eliminated"),
+    "leads": N_("{names} leads in {n} of coins, clients, stamps"),
+    "no_lead": N_("nobody leads in 2 of coins, clients, stamps"),
+    "most": N_("{names} has the most {what} ({n})"),
+    "shared": N_("tied on stamps, clients and coins: shared victory"),
+}
+"""Each reason code of the scorer (:class:`~poissonnier_tui.games.poissonnier.rules.scoring.Reason`)
+-> its message; the placeholders are the reason's parameters, ``{names}`` its seats."""
 
 
-def step_name(step: str) -> str:
-    """A result step's name in the current language (unknown names as they are)."""
-    return _(STEP_NAMES[step]) if step in STEP_NAMES else step
+def step_name(step: Step) -> str:
+    """A result step's name in the current language (RULES.md §8)."""
+    return _(STEP_NAMES[step.code]) if step.code in STEP_NAMES else escape(step.code)
 
 
-def step_reason(snap: TableSnapshot, why: str) -> str:
-    """A result step's reason in the current language, with player names for seat numbers
-    (escaped markup); a sentence this client does not know is shown as the scorer wrote it.
-    """
-    for pattern, message in _WHY:
-        match = pattern.fullmatch(why)
-        if match is None:
-            continue
-        found = match.groupdict()
-        params: dict[str, str] = {}
-        for key, value in found.items():
-            if key == "names":
-                params[key] = and_list([escape(snap.name(int(s))) for s in value.split(", ")])
-            elif key in ("what", "then"):
-                params[key] = _(TALLIES[value]) if value in TALLIES else escape(value)
-            else:
-                params[key] = value
-        return _(message).format(**params)
-    return humanize(snap, why)
+def step_reason(snap: TableSnapshot, reason: Reason) -> str:
+    """A result step's reason in the current language (escaped markup), with player names
+    (third person: the sentences are the scorer's) for its seat numbers (RULES.md §8)."""
+    message = REASONS.get(reason.code)
+    if message is None:
+        return escape(reason.code)
+
+    def tally(name: str) -> str:
+        return _(TALLIES[name]) if name in TALLIES else escape(name)
+
+    return _(message).format(
+        names=and_list([escape(snap.name(seat)) for seat in reason.seats]),
+        what=tally(reason.what),
+        then=tally(reason.then),
+        n=reason.n,
+        m=reason.m,
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
+from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner, explain
 
 
 def decide(*tallies: tuple[int, int, int]) -> dict[str, Any]:
@@ -221,3 +221,41 @@ def test_bad_number_of_scores(n: int) -> None:
     """§8 is for 2 to 5 players."""
     with pytest.raises(ValueError):
         decide_winner([Score(i, 0, 0, 0) for i in range(n)])
+
+
+# --------------------------------------------------------------------------- as data
+
+
+@pytest.mark.parametrize(
+    "tallies",
+    [
+        [(5, 3, 2), (4, 4, 1)],
+        [(9, 2, 4), (9, 2, 4)],
+        [(3, 1, 2), (3, 1, 2), (5, 2, 1)],
+        [(2, 1, 3), (2, 3, 1), (6, 3, 2)],
+        [(5, 2, 3), (2, 1, 1), (6, 3, 2), (4, 4, 4)],
+        [(4, 2, 3), (4, 2, 3), (4, 2, 3), (4, 2, 3), (4, 2, 3)],
+    ],
+)
+def test_explain_gives_the_recorded_steps_as_codes(tallies: list[tuple[int, int, int]]) -> None:
+    """§8: the steps the result records are, as codes and parameters, found again from its
+    scores, and each one's English is the recorded text."""
+    result = decide(*tallies)
+    steps = explain(result)
+    assert steps is not None
+    assert [s.as_map() for s in steps] == result["steps"]
+    assert all(
+        s.reason.code in {"fewest", "fewest_then", "all_tied", "leads", "no_lead", "most", "shared"}
+        for s in steps
+    )
+
+
+def test_explain_refuses_a_result_it_did_not_write() -> None:
+    """A changed reason, a bad score or too few seats: ``None``, never another verdict."""
+    result = decide((5, 3, 2), (4, 4, 1))
+    changed = {**result, "steps": [{**result["steps"][0], "why": "other"}]}
+    assert explain(changed) is None
+    bad = {**result, "scores": [{**result["scores"][0], "coins": "5"}, result["scores"][1]]}
+    assert explain(bad) is None
+    assert explain({**result, "scores": result["scores"][:1]}) is None
+    assert explain({}) is None

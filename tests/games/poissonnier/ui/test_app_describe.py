@@ -28,7 +28,6 @@ from poissonnier_tui.games.poissonnier.ui.autoplay import fallback_move
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import (
     event_text,
-    humanize,
     proposal_text,
     status_text,
 )
@@ -157,15 +156,6 @@ def test_autoplay_fallback_is_legal() -> None:
             move = fallback_move(snap)
             if move is not None:
                 apply_wire(copy.deepcopy(state), seat, move)
-
-
-def test_humanize_names_seats() -> None:
-    snap = snap_of(stacked_game(3), 1)
-    assert (
-        humanize(snap, "seats 0, 2 tied on fewest coins (3)")
-        == "Ana and Bot 2 tied on fewest coins (3)"
-    )
-    assert humanize(snap, "seat 1 leads in 2 of coins") == "Bot 1 leads in 2 of coins"
 
 
 def test_shortfall_counts_the_specials_in_hand() -> None:

@@ -5,8 +5,10 @@ shows in look-alike letters; the table mid-game, the serve dialog, the results
 screen and the replay (at its start, mid-game and at its end with every hand)
 are rendered at 80×24 and 160×50 and every plain English word left on screen
 is a string that escaped the catalogue. Allowed: player names, card codes,
-the game's own French words, file names and the app's title. The offers pane
-(widgets/offers.py, another branch's) is hidden until its strings are marked.
+the game's own French words, file names and the app's title. The haggling is
+shown too: the offers pane with an open offer, a thread and a decline with a
+reason and a price, the deal dialog with a bot's quote and every stall's
+crates, the decline and price dialogs, and the chat with its quick phrases.
 """
 
 from __future__ import annotations
@@ -21,13 +23,22 @@ from stacking import stacked_game
 from tablekit import SEATS, TableApp, midgame
 from test_snapshots_dialogs import ResultsApp, finished
 from textual.app import App
+from textual.content import Content
 from textual.pilot import Pilot
+from textual.widgets import Input
 
+from poissonnier_tui.games.poissonnier.rules.actions import Decline, Propose, to_wire
+from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
 from poissonnier_tui.games.poissonnier.rules.state import GameState
+from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import PriceDialog, ReasonDialog
+from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.screens.replay import ReplayScreen
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.hosting.replay import ALL_HANDS, Replay
 from poissonnier_tui.shell.replay_app import ReplayApp
+from poissonnier_tui.shell.screens.chat import QUICK_PHRASES, ChatLine, ChatScreen
+from poissonnier_tui.shell.screens.rematch_panel import rematch_text
+from poissonnier_tui.shell.seats import SeatLabel
 
 SIZES = [(80, 24), (160, 50)]
 IDS = ["80x24", "160x50"]
@@ -47,13 +58,8 @@ def check(app: App[object]) -> list[str]:
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Let the views reach the widgets; then hide the offers pane (see below)."""
+    """Let the views reach the widgets."""
     await pilot.pause()
-    for screen in pilot.app.screen_stack:
-        for offers in screen.query(OffersList):
-            # widgets/offers.py is being marked on another branch now (NOT_YET in
-            # tests/test_i18n_marked.py): its pane is left out until then.
-            offers.display = False
     await pilot.pause()
     await pilot.pause()
 
@@ -136,3 +142,86 @@ async def test_the_replay_shows_no_english(size: tuple[int, int], tmp_path: Path
         await pilot.press("enter")  # the results of the finished game
         await settle(pilot)
         assert not (bad := check(app)), "\n".join(bad)
+
+
+def haggled() -> GameState:
+    """The midgame haggled over (RULES.md §4): Bot 1 offers Ana its T (#1), she counters at
+    1 coin (#2), Bot 1 declines it as too cheap, naming 2 coins, she offers again (#3) and
+    Bot 1 counters at 2 coins (#4): open, for her to answer."""
+    state = midgame()
+    apply_wire(state, 0, to_wire(Propose(seller=1, fish=((0, 1),), coins=1, counter=1)))
+    apply_wire(state, 1, to_wire(Decline(2, reason="too_cheap", price=2)))
+    apply_wire(state, 0, to_wire(Propose(seller=1, fish=((0, 1),), coins=1)))
+    apply_wire(state, 1, to_wire(Propose(seller=1, fish=((0, 1),), coins=2, counter=3)))
+    return state
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_offers_pane_and_the_answer_dialogs_show_no_english(
+    size: tuple[int, int],
+) -> None:
+    app = TableApp(haggled())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        pane = app.table.query_one(OffersList)
+        (thread,) = [str(o.prompt) for o in pane.options]  # #4 open, its thread from #1
+        assert pane.display and "#2" in thread and pseudo("too cheap") in thread, thread
+        assert not (bad := check(app)), "\n".join(bad)
+        await pilot.press("n")  # decline #4, saying why
+        await settle(pilot)
+        assert isinstance(app.screen, ReasonDialog)
+        assert not (bad := check(app)), "\n".join(bad)
+        await pilot.press("escape")
+        await settle(pilot)
+        deal = {
+            "proposer": 1, "seller": 0, "fish": [[1, 1, "F"]], "seller_glacons": 0,
+            "seller_arrivages": 0, "buyer_glacons": 0, "buyer_arrivages": 0,
+        }  # fmt: skip
+        app.table.price_asked(2, deal)  # a person asks Ana her price
+        await settle(pilot)
+        assert isinstance(app.screen, PriceDialog)
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_deal_dialog_with_a_bots_quote_shows_no_english(size: tuple[int, int]) -> None:
+    app = TableApp(midgame())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("d")  # Ana asks a seller for fish
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DealDialog)
+        dialog.query_one("#crate-0", Input).value = "1"
+        await settle(pilot)
+        dialog.show_price(dialog.other, dialog._question(), 3, True)  # the bot's quote
+        await settle(pilot)
+        lines = screen_lines(app)
+        assert any(pseudo("Stalls — {rows}").split(" ")[0] in line for line in lines), lines
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_chat_and_its_quick_phrases_show_no_english(size: tuple[int, int]) -> None:
+    app = TableApp(midgame())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.table.show_chat(ChatLine(1, "Ben", "3 ?"))  # a line in the log
+        app.push_screen(ChatScreen([ChatLine(1, "Ben", "3 ?"), ChatLine(None, "Cleo", "1 !")]))
+        await settle(pilot)
+        lines = screen_lines(app)
+        assert any(pseudo(QUICK_PHRASES[0]) in line for line in lines), lines
+        assert not (bad := check(app)), "\n".join(bad)
+
+
+def test_the_rematch_proposal_shows_no_english() -> None:
+    """The play-again panel of the results screen (shell/screens/rematch_panel.py), for the
+    host, a player asked, one who declined and a spectator; a bot's level in words too."""
+    seats = [SeatLabel("Ana"), SeatLabel("Bot 2 · medium", "bot"), SeatLabel("Ben")]
+    answers = ["yes", "bot", "waiting"]
+    declined = ["yes", "bot", "no"]
+    for me, host, said in ((0, True, answers), (2, False, answers), (2, False, declined),
+                           (None, False, answers)):  # fmt: skip
+        text = Content.from_markup(rematch_text(said, seats, me, host=host)).plain
+        assert pseudo("Play again?") in text
+        assert "medium" not in text and not english_words(text.splitlines(), ALLOWED), text

@@ -32,6 +32,7 @@ from poissonnier_tui.games.poissonnier.ui.reasons import (
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 PRICED_REASONS: Final = frozenset({"too_cheap", "too_dear"})
 """Reasons that may name the price at which the decliner would deal (§4)."""
@@ -63,6 +64,7 @@ class ReasonDialog(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         """The offer, the reasons (numbered), the optional price."""
+        translate_bindings(self)  # the footer in the current language
         with Vertical(id="dialog", classes="small") as box:
             box.border_title = _("Decline offer #{id}").format(id=self.proposal["id"])
             yield Static(proposal_text(self.snapshot, self.proposal) + ".")
@@ -158,6 +160,7 @@ class PriceDialog(ModalScreen[PriceAnswer]):
 
     def compose(self) -> ComposeResult:
         """The question, the price field."""
+        translate_bindings(self)  # the footer in the current language
         snap = self.snapshot
         with Vertical(id="dialog", classes="small") as box:
             box.border_title = _("{name} asks your price").format(name=snap.name(self.by))

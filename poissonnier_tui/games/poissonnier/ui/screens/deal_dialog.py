@@ -45,6 +45,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import PriceWanted
+from poissonnier_tui.shell.screens.fields import translate_bindings
 
 DealMode = Literal["ask", "offer", "counter"]
 """Why the dialog is open: ask a seller, offer to the buyer, or counter a proposal."""
@@ -121,6 +122,7 @@ class DealDialog(ModalScreen[DealDraft | None]):
 
     def compose(self) -> ComposeResult:
         """Seller, their crates, specials and price, the summary, buttons."""
+        translate_bindings(self)  # the footer in the current language
         snap = self.snapshot
         titles = {
             "ask": _("Ask for fish"),
@@ -260,8 +262,12 @@ class DealDialog(ModalScreen[DealDraft | None]):
         coins = int(snap.seat(self.buyer)["coins"])
         if draft.coins > coins:
             if self.buyer == snap.me:
-                return _("You have only {n} coins (§4).").format(n=coins)
-            return _("{name} has only {n} coins (§4).").format(name=snap.name(self.buyer), n=coins)
+                return ngettext(
+                    "You have only {n} coin (§4).", "You have only {n} coins (§4).", coins
+                ).format(n=coins)
+            return ngettext(
+                "{name} has only {n} coin (§4).", "{name} has only {n} coins (§4).", coins
+            ).format(name=snap.name(self.buyer), n=coins)
         glacons, arrivages = snap.specials()
         mine = (
             (draft.seller_glacons, draft.seller_arrivages)
@@ -360,8 +366,8 @@ class DealDialog(ModalScreen[DealDraft | None]):
         for seat in snap.others():
             crates = [chips(str(c)) for c in snap.seat(seat)["crates"] if c]
             held = " · ".join(crates) if crates else _("[dim]no fish[/]")
-            rows.append(f"{escape(snap.name(seat))}: {held}")
-        return _("Stalls — {rows}").format(rows="; ".join(rows))
+            rows.append(_("{name}: {crates}").format(name=escape(snap.name(seat)), crates=held))
+        return _("Stalls — {rows}").format(rows=_("; ").join(rows))  # French: " ; "
 
     def _ask_soon(self) -> None:
         """Ask the other side's price once the terms rest for :data:`ASK_AFTER` seconds."""

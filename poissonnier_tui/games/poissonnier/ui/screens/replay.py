@@ -310,7 +310,9 @@ class ReplayScreen(Screen[None]):
             )
         lines = [
             head.format(**where),
-            escape(move_words(replay, step, self.pov, MOVE_KINDS, MOVE_FIELDS)),
+            # Every "[" escaped: card ids in brackets ("[T04 F02]") are not tags (the markup
+            # ``escape`` leaves "[T04]" alone, and the bar would drop it).
+            move_words(replay, step, self.pov, MOVE_KINDS, MOVE_FIELDS).replace("[", "\\["),
         ]
         if replay.problem:
             stops = _("The replay stops early: {problem}").format(problem=escape(replay.problem))

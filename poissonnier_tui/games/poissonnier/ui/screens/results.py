@@ -9,6 +9,8 @@ table can check the verdict. A tie at the last step is a shared victory:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -16,9 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
+from poissonnier_tui.games.poissonnier.rules.scoring import explain
 from poissonnier_tui.games.poissonnier.ui.describe import (
     and_list,
     names_list,
@@ -28,33 +30,59 @@ from poissonnier_tui.games.poissonnier.ui.describe import (
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 
 
-def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class StepLine:
+    """One line of "How the winner was found": the step's name and reason in the current
+    language (escaped markup) and the seat it eliminated, if any."""
+
+    name: str
+    eliminated: int | None
+    why: str
+
+
+def numbered_steps(snap: TableSnapshot, result: Mapping[str, Any]) -> list[StepLine]:
     """The result's steps as the screen lists them (RULES.md §8): with 3 to 5 players,
     numbered 1 to 4 without a gap, step 2 saying why it does not apply when the
     result skipped it, and the 2-player rule numbered 2 when it decided.
 
+    The steps are read as codes and parameters (``scoring.explain``) and worded in
+    the current language; a result whose steps are not those §8 gives for its
+    scores (not one this program wrote) is shown as it was recorded.
+
     Args:
-        result: the game's result map (``steps``: ``{"step", "eliminated", "why"}``).
-        players: seats at the table.
+        snap: the table (player names).
+        result: the game's result map (``rules/scoring.py``).
     """
-    steps = [dict(s) for s in result.get("steps", [])]
-    if players < 3 or not steps or not str(steps[0].get("step", "")).startswith("1."):
-        return steps
-    second = steps[1] if len(steps) > 1 else None
-    if second is not None and str(second.get("step", "")).startswith("2-player rule"):
-        second["step"] = _("2. the 2-player rule")
-        return steps
+    steps = explain(result)
+    if steps is None:
+        recorded = [s for s in result.get("steps") or [] if isinstance(s, Mapping)]
+        return [
+            StepLine(
+                escape(str(s.get("step", ""))),
+                s["eliminated"] if type(s.get("eliminated")) is int else None,
+                escape(str(s.get("why", ""))),
+            )
+            for s in recorded
+        ]
+    lines = [StepLine(step_name(s), s.eliminated, step_reason(snap, s.reason)) for s in steps]
+    players = len(result.get("scores") or [])
+    if players < 3 or steps[0].code != "fewest_coins":
+        return lines
+    if len(steps) > 1 and steps[1].code == "two_player":
+        lines[1] = StepLine(_("2. the 2-player rule"), None, lines[1].why)
+        return lines
     if players == 3:
         why = _("nobody was eliminated in step 1, so the three players go on.")
     else:
         why = _("it settles a game of 3 players only; this one has {n}.").format(n=players)
-    skipped = {"step": _("2. does not apply"), "eliminated": None, "why": why}
-    return [steps[0], skipped, *steps[1:]]
+    return [lines[0], StepLine(_("2. does not apply"), None, why), *lines[1:]]
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Winner banner, scores table and elimination steps, from ``view["result"]``."""
 
     CSS_PATH = "results.tcss"
@@ -62,7 +90,6 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", N_("Quit"), show=False),  # the footer shows ^q
         Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
-        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:
@@ -83,20 +110,19 @@ class ResultsScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
+            yield RematchPanel()
             with Vertical(id="scores-box") as box:
                 box.border_title = _("Final tallies (RULES.md §8)")
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
             with Vertical(id="steps-box") as box:
                 box.border_title = _("How the winner was found")
-                for step in numbered_steps(result, len(result.get("scores", []))):
-                    out = step.get("eliminated")
-                    why = step_reason(snap, str(step.get("why", "")))
-                    if out is not None:
+                for step in numbered_steps(snap, result):
+                    why = step.why
+                    if step.eliminated is not None:
                         why = _("[b]{name}[/b] out: {why}").format(
-                            name=escape(snap.name(int(out))), why=why
+                            name=escape(snap.name(step.eliminated)), why=why
                         )
-                    head = f"[b]{escape(step_name(str(step.get('step', ''))))}[/b]"
-                    yield Static(f"{head} — {why}", classes="step")
+                    yield Static(f"[b]{step.name}[/b] — {why}", classes="step")
             seed = result.get("seed")
             turns = result.get("turns", snap.view.get("turn"))
             yield Static(
@@ -109,7 +135,7 @@ class ResultsScreen(Screen[None]):
                 + "[/]",
                 id="seed",
             )
-        yield Footer()
+        yield KeyBar()
 
     def _banner(self, winners: list[int]) -> str:
         """The winner line, or the shared victory in the game's own words (§8)."""
@@ -136,9 +162,9 @@ class ResultsScreen(Screen[None]):
         table = self.query_one("#scores", DataTable)
         table.add_columns(_("Player"), _("Coins"), _("Clients"), _("Stamps"), "")
         winners = {int(w) for w in result.get("winners", [])}
-        steps = list(result.get("steps", []))
+        steps = numbered_steps(snap, result)
         out_at = {  # seat -> index of the step that eliminated it
-            int(s["eliminated"]): i for i, s in enumerate(steps) if s.get("eliminated") is not None
+            s.eliminated: i for i, s in enumerate(steps) if s.eliminated is not None
         }
         # Winners first, then the others from the last eliminated to the first.
         scores = sorted(
@@ -150,7 +176,7 @@ class ResultsScreen(Screen[None]):
             if seat in winners:
                 mark = Text(_("winner"), style="bold green")
             elif seat in out_at:
-                step = step_name(str(steps[out_at[seat]]["step"]))
+                step = Text.from_markup(steps[out_at[seat]].name).plain
                 mark = Text(_("out: {step}").format(step=step), style="dim")
             else:
                 mark = Text("", style="dim")
