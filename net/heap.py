@@ -4,7 +4,7 @@ CPython's cyclic collector walks every container object of a generation when
 it collects it; a full (generation 2) collection walks them all. A process
 serving hundreds of tables holds a large, long-lived heap (the games, their
 logs, the servers), so each full collection stalls the event loop for as
-long as that walk takes (98–210 ms measured with 200 four-bot tables on a
+long as that walk takes (55–211 ms measured with 200 four-bot tables on a
 busy 2-core machine, docs/measurements/bench-server.txt), and every table's
 timers fire that late.
 
