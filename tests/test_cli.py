@@ -189,3 +189,22 @@ def test_time_to_deal_is_a_table_option_of_solo_host_and_serve(
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
         assert flag in err and says in err
+
+
+def test_quiet_spectators_keeps_spectators_chat_from_players() -> None:
+    """`--quiet-spectators` on host and serve: the table's chat policy stops players hearing
+    spectators (`net.chat.ChatPolicy`); without it players hear them."""
+    from poissonnier_tui.cli import build_parser
+    from poissonnier_tui.commands._table_options import settings_from
+
+    parser = build_parser()
+    for command in ("serve", "host"):
+        quiet = parser.parse_args([command, "--quiet-spectators"])
+        heard = parser.parse_args([command])
+        host_seat = command == "host"
+        assert not settings_from(
+            quiet, host_seat=host_seat, start_when_full=False
+        ).chat.spectators_to_players
+        assert settings_from(
+            heard, host_seat=host_seat, start_when_full=False
+        ).chat.spectators_to_players

@@ -183,7 +183,8 @@ def add_patience_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_table_options(p: argparse.ArgumentParser) -> None:
-    """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators``, the
+    """``--table --seats --bots --port --interface --code --fill-timeout --no-spectators
+    --quiet-spectators``, the
     bot kind, bot delay and seed, and time to deal (:func:`add_draft_options`)."""
     p.add_argument(
         "--table", metavar="NAME", default=None, help=_("table name (default: USER's table)")
@@ -219,6 +220,11 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-spectators", dest="spectators", action="store_false", help=_("refuse spectators")
     )
+    p.add_argument(
+        "--quiet-spectators", dest="spectators_heard", action="store_false",
+        help=_("players do not hear what spectators say in the chat (spectators still hear "
+               "everyone)"),
+    )  # fmt: skip
     add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=0.5, metavar="SECONDS",
@@ -239,6 +245,7 @@ def settings_from(
         ValueError: a bot level or a table option the game does not have (the
             rest is checked by :meth:`TableSettings.problems`).
     """
+    from net.chat import ChatPolicy
     from net.guard import generate_code
     from poissonnier_tui.commands import table_options
     from poissonnier_tui.games import game_entry
@@ -266,4 +273,5 @@ def settings_from(
         start_when_full=start_when_full,
         host_seat=host_seat,
         drafts=draft_rules(args),
+        chat=ChatPolicy(spectators_to_players=args.spectators_heard),
     )
