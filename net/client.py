@@ -348,31 +348,21 @@ class TableClient:
         self.lost_reason, self.lost_params = said
 
     async def _read_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        # One silence timer for the whole loop, pushed back lazily: a little
+        # further than needed (1/64 of the timeout), so that frames coming close
+        # together move it once in a while, not once each. Silence still never
+        # ends sooner than idle_timeout after the last frame.
+        slack = self._idle_timeout / 64
         try:
-            while True:
-                async with asyncio.timeout(self._idle_timeout):
+            async with asyncio.timeout(self._idle_timeout + slack) as silence:
+                while True:
                     raw = await self._conn.recv()
-                try:
-                    msg = parse_server_message(raw)
-                except BadMessage as exc:
-                    # Same protocol version, so this is a server bug; skip it
-                    # rather than lose the game over one odd frame.
-                    log.warning("Ignoring a malformed message from the table: %s", exc.message)
-                    continue
-                if isinstance(msg, Ping):
-                    self._conn.send(Pong().to_wire())
-                    continue
-                if isinstance(msg, Pong):
-                    continue
-                self._inbox.put_nowait(msg)
-                if isinstance(msg, Bye):
-                    self.bye_reason = msg.reason
-                    self._lost(
-                        worded("table_closed")
-                        if msg.reason == TABLE_CLOSED
-                        else worded("goodbye", reason=msg.reason or "no reason")
-                    )
-                    return
+                    due = loop.time() + self._idle_timeout
+                    if (silence.when() or due) < due:
+                        silence.reschedule(due + slack)
+                    if self._take(raw):
+                        return
         except TimeoutError:
             self._lost(worded("silent", seconds=f"{self._idle_timeout:g}"))
         except FrameError as exc:
@@ -383,6 +373,35 @@ class TableClient:
         finally:
             self._conn.close(self._conn.close_reason or "closing")
             self._inbox.put_nowait(_END)
+
+    def _take(self, raw: Wire) -> bool:
+        """Check one frame from the table and hand it on (pings answered here).
+
+        Returns:
+            True after the table's ``bye``: nothing more will be read.
+        """
+        try:
+            msg = parse_server_message(raw)
+        except BadMessage as exc:
+            # Same protocol version, so this is a server bug; skip it
+            # rather than lose the game over one odd frame.
+            log.warning("Ignoring a malformed message from the table: %s", exc.message)
+            return False
+        if isinstance(msg, Ping):
+            self._conn.send(Pong().to_wire())
+            return False
+        if isinstance(msg, Pong):
+            return False
+        self._inbox.put_nowait(msg)
+        if isinstance(msg, Bye):
+            self.bye_reason = msg.reason
+            self._lost(
+                worded("table_closed")
+                if msg.reason == TABLE_CLOSED
+                else worded("goodbye", reason=msg.reason or "no reason")
+            )
+            return True
+        return False
 
 
 class _Messages:

@@ -184,10 +184,15 @@ class FramedConnection:
 
     async def _write_loop(self) -> None:
         try:
+            transport = self._writer.transport
             while (frame := await self._queue.get()) is not None:
                 self._writer.write(frame)
-                async with asyncio.timeout(self._write_timeout):
-                    await self._writer.drain()
+                # Most writes go straight to the socket: then there is nothing to
+                # wait for, and no timer to arm. Whatever the kernel did not take,
+                # or a transport closing under us (drain raises why), is waited on.
+                if transport.get_write_buffer_size() or transport.is_closing():
+                    async with asyncio.timeout(self._write_timeout):
+                        await self._writer.drain()
         except TimeoutError:
             log.warning("Dropping %s: a write blocked for %.1f s.", self.label, self._write_timeout)
             self.close_reason = self.close_reason or "slow"

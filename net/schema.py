@@ -15,10 +15,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 from net.wording import WordedParams, worded
 
@@ -182,9 +182,34 @@ class Plain:
     max_str: int = 256
 
     def check(self, value: object, where: str) -> None:
-        """See :class:`Spec`."""
+        """See :class:`Spec`.
+
+        Most values are checked by :func:`_fits`, a quick walk that accepts only
+        the exact plain types; anything it is not sure of (a refusal, a subclass
+        such as an ``IntEnum``, a spec deeper than it recurses) is decided by
+        :meth:`walk`, so the answer and its error are always :meth:`walk`'s.
+        """
         if not isinstance(value, dict):
             raise _bad(where, "field_map")
+        if self.max_nodes >= 1 and 1 <= self.max_depth <= _QUICK_DEPTH:
+            try:
+                limits = (self.max_depth, self.max_nodes, self.max_str)
+                if not value or _fits(value, 1, 1, *limits) >= 0:
+                    return
+            except RecursionError:  # called from deep in a stack: walk without recursing
+                pass
+        self.walk(value, where)
+
+    def walk(self, value: dict[object, object], where: str) -> None:
+        """:meth:`check` of a map, one value at a time with an explicit stack.
+
+        The reference check (slower than :func:`_fits`); it also accepts
+        subclasses of the plain types (``isinstance``), as values built in this
+        process (a bot's action) may hold.
+
+        Raises:
+            BadMessage: ``field_plain``, for anything out of bounds or not plain.
+        """
         must = partial(
             _bad, where, "field_plain", depth=self.max_depth, nodes=self.max_nodes,
             chars=self.max_str,
@@ -215,6 +240,65 @@ class Plain:
                     stack.append((child, depth + 1))
             else:
                 raise must()
+
+
+_QUICK_DEPTH: Final = 100
+"""Deepest ``Plain.max_depth`` that :func:`_fits` recurses to (well within Python's
+recursion limit); deeper specs are checked by :meth:`Plain.walk` alone."""
+
+
+def _fits(
+    item: dict[object, object] | list[object],
+    depth: int,
+    nodes: int,
+    max_depth: int,
+    max_nodes: int,
+    max_str: int,
+) -> int:
+    """:meth:`Plain.check`'s quick walk of the non-empty container ``item`` at ``depth``.
+
+    Only the exact types ``dict``, ``list``, ``str``, ``int``, ``bool`` and
+    ``None`` are looked at (``type(x) is ...``, cheaper than ``isinstance``);
+    leaves are checked in their container's loop and only containers recurse,
+    so a value of ``n`` nodes costs ``n`` cheap steps, not ``n`` stack pushes.
+
+    Args:
+        nodes: values counted so far, ``item`` included.
+
+    Returns:
+        The values counted once ``item``'s are added, or ``-1`` when ``item``
+        is not certainly within bounds and plain (the caller then walks it
+        with :meth:`Plain.walk`, which decides). Never more lenient than
+        :meth:`Plain.walk`: the same depth, node and length bounds.
+    """
+    if depth >= max_depth:  # its children would be deeper than allowed
+        return -1
+    nodes += len(item)
+    if nodes > max_nodes:
+        return -1
+    # Any: the type tests below are exact (type() is), which mypy does not narrow on.
+    children: Iterable[Any] = item
+    if type(item) is dict:
+        for key in item:
+            if type(key) is not str or len(key) > max_str:
+                return -1
+        children = item.values()
+    for child in children:
+        kind = type(child)
+        if kind is str:
+            if len(child) > max_str:
+                return -1
+        elif kind is int:
+            if not INT64_MIN <= child <= INT64_MAX:
+                return -1
+        elif kind is dict or kind is list:
+            if child:
+                nodes = _fits(child, depth + 1, nodes, max_depth, max_nodes, max_str)
+                if nodes < 0:
+                    return -1
+        elif child is not None and kind is not bool:
+            return -1
+    return nodes
 
 
 @dataclass(frozen=True)

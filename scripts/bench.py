@@ -53,6 +53,7 @@ import msgpack
 
 from net.client import TableClient
 from net.frames import encode
+from net.heap import settle_heap
 from net.messages import View
 from net.server import TableServer, Timing
 from net.thinking import ProcessThinker
@@ -618,7 +619,9 @@ async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
 
     As a process hosting many tables does, the bots think in worker processes
     (:class:`net.thinking.ProcessThinker`, shared by every table), not in threads
-    that take the interpreter lock from the loop.
+    that take the interpreter lock from the loop, and once the tables are open
+    the heap is settled (:func:`net.heap.settle_heap`) so that the collector's
+    full collections do not walk them.
     """
     thinker = ProcessThinker()
     servers = []
@@ -639,6 +642,7 @@ async def many_tables(tables: int, seconds: float) -> tuple[list[float], int]:
     try:
         for server in servers:
             await server.open()
+        settle_heap()  # the tables are the process's long-lived objects (net/heap.py)
         pings = await loop_pings(seconds)
         revs = sum(s.rev for s in servers)
     finally:

@@ -849,6 +849,34 @@ async def test_client_gives_up_on_a_silent_server() -> None:
         await asyncio.wait_for(finished.wait(), 1)
 
 
+async def test_client_keeps_a_server_that_talks_past_its_idle_timeout() -> None:
+    talked = asyncio.Event()
+
+    async def chatty(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_frame(reader)
+        welcome = {"protocol": PROTOCOL_VERSION, "app": APP, "game": "count", "seat": 0}
+        table = {"name": "C", "seats": 2}
+        writer.write(encode({"type": "welcome", **welcome, "token": "t", "table": table}))
+        for _ in range(20):  # 2 s of pings, each well within the client's 0.6 s
+            writer.write(encode({"type": "ping"}))
+            await asyncio.sleep(0.1)
+        talked.set()
+        await reader.read()  # then silence until the client hangs up
+        writer.close()
+
+    server = await asyncio.start_server(chatty, HOST, 0)
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        client = await TableClient.connect(
+            HOST, port, name="A", app_version=APP, game="count", idle_timeout=0.6
+        )
+        await asyncio.wait_for(talked.wait(), 10)
+        assert not client.closed and client.lost_reason is None
+        assert await Watch(client).ended(timeout=5) == []
+        assert client.lost_reason is not None and "silent" in client.lost_reason
+        await client.close()
+
+
 async def test_unreachable_table_is_a_join_error() -> None:
     sock = socket.socket()
     sock.bind((HOST, 0))
