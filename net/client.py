@@ -33,6 +33,7 @@ from net.messages import (
     Hello,
     Ping,
     Pong,
+    RematchAnswer,
     Role,
     ServerMessage,
     Start,
@@ -317,6 +318,16 @@ class TableClient:
             ConnectionLost: The connection is closed.
         """
         self._send(PriceNamed(asker, dict(deal), coins).to_wire())
+
+    async def answer_rematch(self, yes: bool) -> None:
+        """Accept (``yes``) or decline the rematch the host proposed (net/rematch.py).
+        Everyone hears the answers in ``rematch`` frames; a refusal (no rematch
+        proposed, a spectator, answered already) comes as an ``error``.
+
+        Raises:
+            ConnectionLost: The connection is closed.
+        """
+        self._send(RematchAnswer(yes).to_wire())
 
     async def close(self) -> None:
         """Say goodbye and close. Safe to call more than once."""

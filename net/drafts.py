@@ -9,7 +9,9 @@ is accepted, when it says so, when it leaves, or when its time is up.
 
 Bounds (table options, :class:`DraftRules`): each draft lasts at most
 ``seconds``; a seat may start at most ``per_wait`` drafts while the table
-waits on the same seats (a new turn, or a bot's answer, starts a new count).
+waits on the same seats (a new turn, or a bot's answer, starts a new count);
+an ``on`` while the seat already drafts starts a new draft (and counts), so
+no seat holds the bots longer than ``per_wait × seconds`` on one wait.
 Time limits of the game (R6 and the like) are not held: they keep running.
 
 Every connection is told who drafts and for how long with
@@ -111,16 +113,18 @@ class DraftHolds:
 
         Raises:
             BadMessage: ``draft_limit`` when drafting is off or the seat has
-                started :attr:`DraftRules.per_wait` drafts during this wait.
+                started :attr:`DraftRules.per_wait` drafts during this wait (a
+                start while drafting is one more).
         """
         if waiting != self._wait_key:
             self._wait_key, self._counts = waiting, {}
         if self.rules.seconds <= 0:
             raise BadMessage("draft_limit", *worded("drafts_off"))
-        if seat not in self._until:
-            if self._counts.get(seat, 0) >= self.rules.per_wait:
-                raise BadMessage("draft_limit", *worded("drafts_used", n=self.rules.per_wait))
-            self._counts[seat] = self._counts.get(seat, 0) + 1
+        # A start while already drafting restarts the bound: it is a new draft, counted,
+        # or a client repeating ``on`` would hold the bots for ever.
+        if self._counts.get(seat, 0) >= self.rules.per_wait:
+            raise BadMessage("draft_limit", *worded("drafts_used", n=self.rules.per_wait))
+        self._counts[seat] = self._counts.get(seat, 0) + 1
         until = self._clock() + self.rules.seconds
         self._until[seat] = until
         self._wake()

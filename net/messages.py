@@ -7,9 +7,9 @@ a server turns a decoded frame into something it acts on, and
 map against a schema first and raise :class:`~net.schema.BadMessage` for
 anything off.
 
-Client to server: ``hello``, ``action``, ``start``, ``chat``, ``draft``,
-``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
-``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
+Client to server: ``hello``, ``action``, ``start``, ``rematch_answer``, ``chat``,
+``draft``, ``ping``, ``pong``, ``bye``. Server to client: ``welcome``, ``lobby``,
+``rematch``, ``view``, ``ack``, ``error``, ``said``, ``drafting``, ``ping``, ``pong``,
 ``bye``. (``chat`` and ``said`` are in :mod:`net.chat`, ``draft`` and
 ``drafting`` in :mod:`net.drafts`.)
 """
@@ -47,6 +47,8 @@ SEQ_MAX: Final = 2**31 - 1
 """Largest action sequence number a client may use."""
 
 Role = Literal["player", "spectator"]
+SeatAnswer = Literal["yes", "no", "waiting", "away", "bot", "open"]
+"""Where one seat stands on a proposed rematch (``net/rematch.py``)."""
 SeatKind = Literal["human", "bot", "open"]
 Phase = Literal["lobby", "playing", "over"]
 
@@ -150,6 +152,21 @@ class Start(_Bare):
     TYPE: ClassVar[str] = "start"
 
 
+@dataclass(frozen=True)
+class RematchAnswer:
+    """A seated player accepts (``yes``) or declines a proposed rematch (``net/rematch.py``).
+
+    Wire: ``{type: "rematch_answer", yes: bool}``.
+    """
+
+    TYPE: ClassVar[str] = "rematch_answer"
+    yes: bool
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "yes": self.yes}
+
+
 # --- both directions -------------------------------------------------------
 
 
@@ -166,6 +183,10 @@ class Pong(_Bare):
 
     TYPE: ClassVar[str] = "pong"
 
+
+SEAT_GIVEN: Final = "seat_given"
+"""``bye`` reason to a player whose seat the host gave away at a rematch (they declined,
+left or did not answer, ``net/rematch.py``): the table plays on without them."""
 
 TABLE_CLOSED: Final = "table_closed"
 """``bye`` reason of a table closed by its host before its game started: nothing of it
@@ -312,6 +333,25 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class RematchState:
+    """Where a proposed rematch stands (``net/rematch.py``); sent to every connection.
+
+    Wire: ``{type: "rematch", seats: [str] | None}``.
+
+    Attributes:
+        seats: one :data:`SeatAnswer` per seat, in seat order; ``None``: no
+            rematch is proposed (withdrawn, or the new game began).
+    """
+
+    TYPE: ClassVar[str] = "rematch"
+    seats: tuple[SeatAnswer, ...] | None
+
+    def to_wire(self) -> Wire:
+        """The wire map of this message."""
+        return {"type": self.TYPE, "seats": None if self.seats is None else list(self.seats)}
+
+
+@dataclass(frozen=True)
 class View:
     """What the recipient may know of the game now.
 
@@ -424,14 +464,14 @@ def clean_params(params: Mapping[str, object]) -> dict[str, str | int]:
 
 
 ClientMessage = (
-    Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed | Ping
-    | Pong | Bye
+    Hello | ActionRequest | Start | RematchAnswer | ChatRequest | DraftRequest | PriceAsk
+    | PriceNamed | Ping | Pong | Bye
 )  # fmt: skip
 """Anything a client may send."""
 
 ServerMessage = (
-    Welcome | Lobby | View | Ack | ErrorReply | Said | Drafting | PriceAsked | Priced | Ping
-    | Pong | Bye
+    Welcome | Lobby | RematchState | View | Ack | ErrorReply | Said | Drafting | PriceAsked
+    | Priced | Ping | Pong | Bye
 )  # fmt: skip
 """Anything a server may send."""
 
@@ -474,6 +514,7 @@ _CLIENT: Final[dict[str, _Parser]] = {
         lambda m: ActionRequest(seq=m["seq"], action=m["action"]),
     ),
     Start.TYPE: (_record({}), lambda m: Start()),
+    RematchAnswer.TYPE: (_record({"yes": Bool()}), lambda m: RematchAnswer(m["yes"])),
     DraftRequest.TYPE: (_record({"on": Bool()}), lambda m: DraftRequest(m["on"])),
     PriceAsk.TYPE: (
         _record({"to": _SEAT, "deal": DEAL_SPEC}),
@@ -491,6 +532,8 @@ _CLIENT: Final[dict[str, _Parser]] = {
     Pong.TYPE: (_record({}), lambda m: Pong()),
     Bye.TYPE: (_record({}, {"reason": Nullable(Str(0, 64))}), lambda m: Bye(m.get("reason"))),
 }
+
+_SEAT_ANSWERS: Final = ("yes", "no", "waiting", "away", "bot", "open")
 
 _SEAT_INFO: Final = Record(
     {"name": Str(0, NAME_MAX), "kind": OneOf(("human", "bot", "open")), "connected": Bool()},
@@ -551,6 +594,10 @@ _SERVER: Final[dict[str, _Parser]] = {
             started=m["started"],
             phase=m["phase"],
         ),
+    ),
+    RematchState.TYPE: (
+        _record({"seats": Nullable(ListOf(OneOf(_SEAT_ANSWERS), hi=256))}, open=True),
+        lambda m: RematchState(None if m["seats"] is None else tuple(m["seats"])),
     ),
     View.TYPE: (
         _record(

@@ -43,6 +43,7 @@ from net.guard import SECRET_MAX, CodeGuard, ThrottledLog, TokenBucket, same_sec
 from net.listen import listening_socket
 from net.messages import (
     NAME_MAX,
+    SEAT_GIVEN,
     SEQ_MAX,
     TABLE_CLOSED,
     Ack,
@@ -54,6 +55,8 @@ from net.messages import (
     Phase,
     Ping,
     Pong,
+    RematchAnswer,
+    RematchState,
     SeatInfo,
     Start,
     TableInfo,
@@ -64,6 +67,7 @@ from net.messages import (
 )
 from net.outbox import Outbox
 from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
+from net.rematch import RematchVote
 from net.schema import BadMessage
 from net.table import Refused, SeatRecord, Table
 from net.thinking import Thinker
@@ -375,6 +379,8 @@ class TableServer:
         self._over = asyncio.Event()
         self._admitting = asyncio.Event()  # set: connections are read (see open)
         self._closing = False
+        self._vote: RematchVote | None = None  # a proposed rematch (net/rematch.py)
+        self._gifts: dict[int, tuple[str, Agent] | None] = {}  # seats the host gave away
 
     # --- lifecycle ----------------------------------------------------------
 
@@ -528,22 +534,120 @@ class TableServer:
 
     async def rematch(self, seed: int | None = None) -> None:
         """After the game: the same seats back in the lobby for a new match (``seed``, else
-        a random one); everyone connected, spectators included, hears of it in a
-        ``lobby`` frame (phase ``"lobby"``) and sees the new game once it starts. A
-        table that starts by itself when full starts the new match at once. See
+        a random one), without asking anyone (a proposal still open is dropped);
+        everyone connected, spectators included, hears of it in a ``lobby`` frame
+        (phase ``"lobby"``) and sees the new game once it starts. A table that starts
+        by itself when full starts the new match at once. See
         :meth:`net.table.Table.rematch` for who keeps a seat.
 
         Raises:
             Refused: ``not_over`` (the game is not over).
         """
         async with self._lock:
-            self._table.rematch(secrets.randbelow(2**31) if seed is None else seed)
-            self._over.clear()
-            for client in self._clients:
-                client.last_view = None  # the new game's first view goes to everyone
-            log.info("Table %r: rematch, seed %d.", self.name, self._table.seed)
-            self._changed()
+            self._rematch_locked(seed, {})
             self._maybe_auto_start()
+
+    async def propose_rematch(self, by: int | None = None) -> None:
+        """After the game: propose a rematch (``net/rematch.py``); seat ``by`` (the host's,
+        if seated) and the bots accept at once, the seated people answer. Everyone,
+        spectators included, hears where the answers stand in ``rematch`` frames.
+
+        Raises:
+            Refused: ``not_over``; ``rematch_proposed`` (one is open already).
+        """
+        async with self._lock:
+            if self._table.phase != "over":
+                raise Refused("not_over", "A rematch can follow only a finished game.")
+            if self._vote is not None:
+                raise Refused("rematch_proposed", *worded("rematch_proposed"))
+            self._vote = RematchVote(by)
+            log.info("Table %r: a rematch is proposed.", self.name)
+            self._send_lobby()
+
+    async def give_rematch_seat(self, seat: int, agent: Agent | None, name: str = "") -> None:
+        """The host gives a seat whose player declined the proposed rematch, left, or has
+        not answered to ``agent`` (``None``: opens it for a newcomer) when the rematch
+        starts; that player's connection then closes (``bye`` ``seat_given``).
+
+        Raises:
+            Refused: ``no_rematch``; ``rematch_answered`` (the seat accepted);
+                ``no_such_seat``.
+            ValueError: ``name`` is not a valid bot name.
+        """
+        if agent is not None:
+            name = name or _bot_name(seat, agent)
+            _check_text("bot name", name, NAME_MAX)
+        async with self._lock:
+            vote = self._require_vote()
+            vote.give(seat, agent is not None, self._table.seat_infos())
+            self._gifts[seat] = None if agent is None else (name, agent)
+            self._send_lobby()
+
+    async def start_rematch(self, seed: int | None = None) -> None:
+        """Start the proposed rematch: those who accepted keep their seats and tokens, the
+        seats given away go to their bots or open; with no seat open the new game
+        (``seed``, else a random one) starts at once, else the table waits in its
+        lobby for newcomers and the host's start.
+
+        Raises:
+            Refused: ``no_rematch``; ``rematch_waiting`` (``params`` ``names``: the
+                seats still awaited, declined or away, which the host must give away
+                or wait for).
+        """
+        async with self._lock:
+            vote = self._require_vote()
+            infos = self._table.seat_infos()
+            unsettled = vote.unsettled(infos)
+            if unsettled:
+                names = ", ".join(infos[i].name for i in unsettled)
+                raise Refused("rematch_waiting", *worded("rematch_waiting", names=names))
+            given = dict(self._gifts)
+            for seat in given:
+                gone = self._by_seat.pop(seat, None)
+                if gone is not None:  # they declined or did not answer: their game is over
+                    gone.conn.send(Bye(SEAT_GIVEN).to_wire())
+                    gone.conn.close(SEAT_GIVEN)
+                    self._clients.remove(gone)
+            self._rematch_locked(seed, given)
+            if self._table.is_full():
+                self._start_locked()
+
+    async def answer_rematch(self, seat: int | None, yes: bool) -> None:
+        """``seat``'s player accepts (``yes``) or declines the proposed rematch.
+
+        Raises:
+            Refused: ``no_rematch``, ``rematch_not_seated`` (``None``: a spectator),
+                ``already_answered``, ``seat_settled``.
+        """
+        async with self._lock:
+            self._answer_locked(seat, yes)
+
+    def _answer_locked(self, seat: int | None, yes: bool) -> None:
+        vote = self._require_vote()
+        if seat is None or self._table.seat_infos()[seat].kind != "human":
+            raise Refused("rematch_not_seated", *worded("rematch_not_seated"))
+        vote.answer(seat, yes)
+        self._send_lobby()
+
+    def _require_vote(self) -> RematchVote:
+        if self._vote is None or self._table.phase != "over":
+            raise Refused("no_rematch", *worded("no_rematch"))
+        return self._vote
+
+    def _rematch_locked(
+        self, seed: int | None, given: Mapping[int, tuple[str, Agent] | None]
+    ) -> None:
+        """Back to the lobby for a new match (see :meth:`rematch`), the vote closed."""
+        self._table.rematch(secrets.randbelow(2**31) if seed is None else seed, given)
+        self._vote = None
+        self._gifts = {}
+        frame = encode(RematchState(None).to_wire())
+        self._over.clear()
+        for client in self._clients:
+            client.last_view = None  # the new game's first view goes to everyone
+            client.conn.send_frame(frame)
+        log.info("Table %r: rematch, seed %d.", self.name, self._table.seed)
+        self._changed()
 
     async def wait_over(self) -> Wire | None:
         """Wait until the game ends (or the server closes); return :meth:`result`."""
@@ -840,8 +944,8 @@ class TableServer:
         self,
         client: _Client,
         msg: (
-            Hello | ActionRequest | Start | ChatRequest | DraftRequest | PriceAsk | PriceNamed
-            | Ping | Pong
+            Hello | ActionRequest | Start | RematchAnswer | ChatRequest | DraftRequest | PriceAsk
+            | PriceNamed | Ping | Pong
         ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
@@ -861,6 +965,8 @@ class TableServer:
             await self._ask_price(client, msg)
         elif isinstance(msg, PriceNamed):
             await self._name_price(client, msg)
+        elif isinstance(msg, RematchAnswer):
+            await self._client_answer(client, msg.yes)
         elif client.seat is None:
             self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
         elif not self._seat_bucket(client.seat).take(self._clock()):
@@ -884,6 +990,18 @@ class TableServer:
         async with self._lock:
             try:
                 self._start_locked()
+            except Refused as exc:
+                self._refuse(client, exc.code, exc.message, params=exc.params)
+            else:
+                client.strikes = 0
+
+    async def _client_answer(self, client: _Client, yes: bool) -> None:
+        """A client's answer to the proposed rematch; a refusal changes nothing."""
+        async with self._lock:
+            if client not in self._clients:
+                return
+            try:
+                self._answer_locked(client.seat, yes)
             except Refused as exc:
                 self._refuse(client, exc.code, exc.message, params=exc.params)
             else:
@@ -1186,9 +1304,13 @@ class TableServer:
             phase=self._table.phase,
         )
         self._presence = self._presence_of()
-        frame = encode(lobby.to_wire())
+        frames = [encode(lobby.to_wire())]
+        if self._vote is not None:  # the answers follow the seats (who left, came back)
+            answers = self._vote.states(self._table.seat_infos())
+            frames.append(encode(RematchState(answers).to_wire()))
         for client in self._clients:
-            client.conn.send_frame(frame)
+            for frame in frames:
+                client.conn.send_frame(frame)
 
     def _presence_of(self) -> tuple[tuple[int, float, float | None], ...]:
         """``(seat, away since, default due)`` of each absent human, on the keeper's clock."""

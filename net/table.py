@@ -312,7 +312,9 @@ class Table:
         self.rev = 0
         self.phase = "over" if match.is_over else "playing"
 
-    def rematch(self, seed: int) -> None:
+    def rematch(
+        self, seed: int, given: Mapping[int, tuple[str, Agent] | None] | None = None
+    ) -> None:
         """After the game: back to the lobby for a new match with ``seed``, the same seats.
 
         Connected players keep their seats and tokens; bots keep theirs (a bot
@@ -320,13 +322,29 @@ class Table:
         player's seat opens, for a newcomer or a bot (the host's choice,
         :meth:`set_bot`). The host then starts the new match (:meth:`start`).
 
+        Args:
+            seed: the new match's seed.
+            given: seats the host gave away (their players declined, left or did
+                not answer, ``net/rematch.py``): seat -> ``(name, agent)`` for a
+                bot, ``None`` to open it. Their tokens are void from then on.
+
         Raises:
-            Refused: ``not_over`` (no game has ended here yet).
+            Refused: ``not_over`` (no game has ended here yet); ``no_such_seat``.
         """
         if self.phase != "over":
             raise Refused("not_over", *worded("not_over"))
+        given = dict(given or {})
+        for seat in given:
+            self._seat(seat)
         for i, s in enumerate(self._seats):
-            if s.kind == "human" and not s.connected:
+            if i in given:
+                bot = given[i]
+                self._seats[i] = (
+                    _Seat("open")
+                    if bot is None
+                    else _Seat("bot", name=bot[0], agent=bot[1], connected=True)
+                )
+            elif s.kind == "human" and not s.connected:
                 self._seats[i] = _Seat("open")
             elif s.kind == "bot" and s.token is not None:
                 self._seats[i] = _Seat("bot", name=s.name, agent=s.agent, connected=True)

@@ -111,6 +111,15 @@ SENTENCES: Final[Mapping[str, str]] = {
     "price_namer": "Only a seated player names a price.",
     "price_unasked": "Nobody asked you that price, or you answered it.",
     "price_not_now": "That seat cannot name a price now.",
+    "no_rematch": "No rematch is proposed.",
+    "rematch_not_seated": "Only the seated players answer a rematch.",
+    "rematch_already": "You have already answered this rematch.",
+    "seat_settled": "The host has already given your seat away.",
+    "rematch_proposed": "A rematch is already proposed.",
+    "rematch_waiting": (
+        "Waiting for {names}: wait for them, or give their seats to bots or open them."
+    ),
+    "rematch_answered": "{name} plays the rematch; only other seats can be given away.",
 }
 """Each table refusal's English sentence by key, with its ``{placeholders}``."""
 

@@ -110,6 +110,15 @@ TABLE_REFUSALS: Final[Mapping[str, str]] = {
     "price_namer": N_("Only a seated player names a price."),
     "price_unasked": N_("Nobody asked you that price, or you answered it."),
     "price_not_now": N_("That seat cannot name a price now."),
+    "no_rematch": N_("No rematch is proposed."),
+    "rematch_not_seated": N_("Only the seated players answer a rematch."),
+    "rematch_already": N_("You have already answered this rematch."),
+    "seat_settled": N_("The host has already given your seat away."),
+    "rematch_proposed": N_("A rematch is already proposed."),
+    "rematch_waiting": N_(
+        "Waiting for {names}: wait for them, or give their seats to bots or open them."
+    ),
+    "rematch_answered": N_("{name} plays the rematch; only other seats can be given away."),
 }
 """Each table refusal's sentence by key (the English of :data:`net.wording.SENTENCES`)."""
 

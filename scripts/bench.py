@@ -518,10 +518,12 @@ async def tui_table(presses: int) -> tuple[float | None, list[float], list[float
         )
         for i in range(presses):
             full = i % 2 == 0
+            if not full:  # "t" then "1" takes crate 1 back: "t" is local, "1" goes out
+                await pilot.press("t")
             expect.clear()
             expect["full"] = full
             t0 = time.perf_counter()
-            await pilot.press(*(["1"] if full else ["t", "1"]))
+            await pilot.press("1")
             if not await _until(pilot, lambda: "at" in expect, 5.0):
                 break
             answered.append((expect["at"] - t0) * 1000)

@@ -36,7 +36,7 @@ SIZE = (160, 50)
 """Terminal size of the screenshots (columns, rows)."""
 SMALL = (80, 24)
 """The default terminal's size, for ``table-80x24.svg``."""
-DEFAULT_SEED = 11
+DEFAULT_SEED = 14
 """A deal whose game shows a bot haggling with the player mid-game."""
 LEVELS = ("hard", "medium", "easy")
 """The bots' levels, one each (with 3 bots)."""
@@ -67,6 +67,18 @@ def offer_for_me(snap: TableSnapshot) -> bool:
     )
 
 
+def at_the_moment(app: DemoApp) -> bool:
+    """Whether the game reached :func:`offer_for_me`.
+
+    Raises:
+        TimeoutError: the game ended without reaching it (another seed will do).
+    """
+    snap = app.snapshot
+    if snap is not None and snap.over:
+        raise TimeoutError("the game ended before the wanted moment; try another --seed")
+    return snap is not None and offer_for_me(snap)
+
+
 async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float) -> None:
     """Run the app until ``ready()``; raise if it takes longer than ``timeout`` seconds."""
     for _ in range(int(timeout / 0.02)):
@@ -85,7 +97,7 @@ async def shoot(seed: int, bots: int, out: Path) -> None:
     app = DemoApp(session)
     app.hold = offer_for_me
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: app.snapshot is not None and offer_for_me(app.snapshot), 60)
+        await until(pilot, lambda: at_the_moment(app), 60)
         await pilot.pause(0.5)  # let the toast slide in and the widgets settle
         app.save_screenshot("table.svg", path=str(out))
         await pilot.resize_terminal(*SMALL)

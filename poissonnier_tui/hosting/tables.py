@@ -480,6 +480,19 @@ class HostedTable:
         await self.server.set_bot(seat, self._bot(seat))
         self.stand_ins.add(seat)
 
+    async def give_rematch_seat(self, seat: int, to_bot: bool) -> None:
+        """A proposed rematch: ``seat`` (its player declined, left or has not answered)
+        goes to a bot of :attr:`level` (``to_bot``) or opens when the rematch starts.
+
+        Raises:
+            net.table.Refused: ``no_rematch``, ``rematch_answered`` (see
+                :meth:`net.server.TableServer.give_rematch_seat`).
+        """
+        if to_bot:
+            await self.server.give_rematch_seat(seat, self._bot(seat), bot_name(seat, self.level))
+        else:
+            await self.server.give_rematch_seat(seat, None)
+
     async def give_back(self, seat: int) -> None:
         """Take the stand-in bot off ``seat``: it is the absent player's again.
 

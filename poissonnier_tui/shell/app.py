@@ -42,6 +42,7 @@ from typing import ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 
+from net.messages import SEAT_GIVEN
 from net.reconnect import GIVE_UP_AFTER
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
@@ -76,6 +77,10 @@ from poissonnier_tui.shell.session import (
 from poissonnier_tui.shell.table_chat import TableChat
 from poissonnier_tui.shell.table_drafts import TableDrafts
 from poissonnier_tui.shell.table_prices import TablePrices
+
+SLOW_DOWN_RETRY = 0.25
+"""Seconds before autoplay sends again a move the table refused as too fast (``slow_down``:
+a seat's action budget refills at 10 a second)."""
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -263,6 +268,11 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         )
         autoplayer = self.autoplayer
         if self.autoplay and autoplayer is not None and autoplayer.busy and self.snapshot:
+            if event.code == "slow_down" and action is not None:
+                # Over the table's action rate (net/server.py): the same move, a moment
+                # later (the autoplayer stays busy meanwhile), rather than none at all.
+                self.set_timer(SLOW_DOWN_RETRY, lambda: self.send_action(action))
+                return
             move = autoplayer.refused(self.snapshot, action, event.message)
             if move is not None:
                 self.send_action(move)
@@ -288,6 +298,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         self.relay.lost()
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):
+            if event.bye == SEAT_GIVEN and not self._leaving:
+                self.notify(_("The rematch starts without you: the host gave your seat away."))
             return  # we left, or the table closed after the game: nothing to worry about
         if (
             isinstance(self.session, JoinSession)
@@ -363,6 +375,10 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             return self.snapshot is not None and self.snapshot.over
         if action == "rematch":
             return self.can_rematch()
+        if action == "rematch_answer":
+            return self.can_answer_rematch()
+        if action == "rematch_give":
+            return self.can_give_rematch_seats()
         if action == "start_game":
             host = self.seat == 0 or self.hosted is not None
             return self.connected and host and not self.started and self.snapshot is None

@@ -26,7 +26,6 @@ from typing import Final
 from net.table import Refused
 from poissonnier_tui.hosting.tables import TableSettings
 from poissonnier_tui.i18n import _, language, resolve_language, set_language
-from poissonnier_tui.refusals import refusal_or_message
 from poissonnier_tui.settings import Settings, load_settings
 from poissonnier_tui.shell.game_ui import load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
@@ -42,12 +41,13 @@ from poissonnier_tui.shell.session import (
     Session,
     SoloSession,
 )
+from poissonnier_tui.shell.table_rematch import TableRematch
 
 SEED_SPAN: Final = 2**31
 """A rematch's new seed is drawn from ``0 .. SEED_SPAN - 1``."""
 
 
-class HomeNavigation(LobbyNavigation, HostControls):
+class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
     """From the home screen to a table (and back), and "play again"."""
 
     home_started: bool = False
@@ -187,24 +187,28 @@ class HomeNavigation(LobbyNavigation, HostControls):
 
     def can_rematch(self) -> bool:
         """A finished game can be played again: solo (the same bots, a new seed) or at the
-        LAN table this app hosts (the same seats, a new seed)."""
+        LAN table this app hosts (proposed, then started once everyone answered)."""
         snap = self.snapshot
         over = snap is not None and snap.over
         return over and (isinstance(self.session, SoloSession) or self.hosted is not None)
 
     async def action_rematch(self) -> None:
         """Play again: solo, a new table with the same game, bots and levels and a new
-        seed; hosting, the same table back in its lobby with the same seats (an absent
-        player's seat open, for a newcomer or a bot) for the host to start."""
+        seed. Hosting: the first press proposes a rematch to the seated players
+        (``net/rematch.py``); once each accepted or had their seat given to a bot or
+        opened (``b``/``o``), the next starts it with the same seats and tokens."""
         session = self.session
         if not self.can_rematch():
             return
         hosted = self.hosted
         if hosted is not None:
             try:
-                await hosted.server.rematch()
+                if self.rematch_answers is None:
+                    await hosted.server.propose_rematch(by=self.seat)
+                else:
+                    await hosted.server.start_rematch()
             except Refused as exc:
-                self.notify(refusal_or_message(exc.params, exc.message), severity="error")
+                self.notify_refused(exc)
             return
         if isinstance(session, SoloSession):
             seed = random.SystemRandom().randrange(SEED_SPAN)
@@ -217,6 +221,7 @@ class HomeNavigation(LobbyNavigation, HostControls):
         The connection, the seat and its token are kept; the new game's first view
         brings the table screen back."""
         self.snapshot = None
+        self.rematch_answers = None
         self._table = None
         self._results = None
         self.autoplayer = None

@@ -104,6 +104,10 @@ class TableLink:
         """Answer ``asker``'s price question about ``deal`` (``net.prices``)."""
         await self.client.name_price(asker, deal, coins)
 
+    async def answer_rematch(self, yes: bool) -> None:
+        """Accept (``yes``) or decline the rematch the host proposed (``net/rematch.py``)."""
+        await self.client.answer_rematch(yes)
+
     async def start(self) -> None:
         """Ask the table to start the game (only the host, seat 0, may)."""
         await self.client.start()

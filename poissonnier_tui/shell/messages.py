@@ -120,6 +120,8 @@ class Disconnected(Message):
     reason: str
     table_closed: bool = False
     goodbye: bool = False
+    bye: str | None = None
+    """The reason code of the table's ``bye`` (e.g. ``net.messages.SEAT_GIVEN``), if any."""
 
 
 @dataclass
@@ -208,3 +210,16 @@ class PriceGiven(Message):
     to: int
     deal: dict[str, Any]
     coins: int | None
+
+
+@dataclass
+class RematchHeard(Message):
+    """Where a proposed rematch stands (``net.messages.RematchState``).
+
+    Attributes:
+        answers: one of ``"yes"``, ``"no"``, ``"waiting"``, ``"away"``, ``"bot"``,
+            ``"open"`` per seat (``net/rematch.py``); ``None``: no rematch is
+            proposed (withdrawn, or the new game began).
+    """
+
+    answers: tuple[str, ...] | None

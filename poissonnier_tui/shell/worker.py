@@ -25,7 +25,16 @@ from net.chat import Said
 from net.client import JoinError
 from net.drafts import Drafting
 from net.game import Wire
-from net.messages import TABLE_CLOSED, Ack, Bye, ErrorReply, Lobby, ServerMessage, View
+from net.messages import (
+    TABLE_CLOSED,
+    Ack,
+    Bye,
+    ErrorReply,
+    Lobby,
+    RematchState,
+    ServerMessage,
+    View,
+)
 from net.prices import PriceAsked, Priced
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
 from poissonnier_tui.i18n import _
@@ -43,6 +52,7 @@ from poissonnier_tui.shell.messages import (
     PriceHeard,
     PriceQuestion,
     Progress,
+    RematchHeard,
     ViewReceived,
 )
 from poissonnier_tui.shell.seats import seat_names
@@ -133,6 +143,15 @@ class Pricey(Protocol):
 
     async def name_price(self, asker: int, deal: Mapping[str, Any], coins: int | None) -> None:
         """Answer ``asker``'s price question."""
+
+
+@runtime_checkable
+class Rematchy(Protocol):
+    """A link that can answer a proposed rematch
+    (:meth:`~poissonnier_tui.shell.link.TableLink.answer_rematch`)."""
+
+    async def answer_rematch(self, yes: bool) -> None:
+        """Accept (``yes``) or decline the rematch."""
 
 
 class Connect(Protocol):
@@ -242,6 +261,7 @@ class TableRelay:
         pump = asyncio.create_task(self._pump_outbox(link), name="outbox")
         reason = _("The table closed the connection.")
         closed = goodbye = False
+        bye: str | None = None
         try:
             async for msg in link.messages():
                 if isinstance(msg, View):
@@ -255,6 +275,8 @@ class TableRelay:
                     self._post(ActionAcked(msg.seq))
                 elif isinstance(msg, Drafting):
                     self._post(DraftHeard(msg.seat, msg.ends_in_ms))
+                elif isinstance(msg, RematchState):
+                    self._post(RematchHeard(msg.seats))
                 elif isinstance(msg, Said):
                     self._post(ChatHeard(msg.seat, msg.name, msg.text))
                 elif isinstance(msg, Priced):
@@ -267,6 +289,7 @@ class TableRelay:
                     reason = goodbye_text(msg.reason)
                     closed = msg.reason == TABLE_CLOSED
                     goodbye = True
+                    bye = msg.reason
             if not goodbye:  # a goodbye's reason is said above, from its code
                 reason = link.lost_reason or reason
         except Exception as exc:  # a bug in the relay must surface, not end the app silently
@@ -274,7 +297,7 @@ class TableRelay:
             reason = _("The connection failed: {why}").format(why=exc)
         finally:
             pump.cancel()
-        self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye))
+        self._post(Disconnected(reason, table_closed=closed, goodbye=goodbye, bye=bye))
 
     async def _pump_outbox(self, link: Link) -> None:
         """Send queued moves one by one, in the order they were chosen."""
@@ -341,6 +364,25 @@ class TableRelay:
         self._chats.add(task)
         task.add_done_callback(self._drafted)
         return True
+
+    def answer_rematch(self, yes: bool) -> bool:
+        """Accept (``yes``) or decline the rematch the host proposed; ``False`` when not
+        connected or the link cannot. The answers come back as :class:`RematchHeard`,
+        a refusal as :class:`ActionRefused` with no ``seq``."""
+        link = self.link
+        if not isinstance(link, Rematchy):
+            return False
+        task = asyncio.create_task(self._answer(link, yes), name="rematch answer")
+        self._chats.add(task)
+        task.add_done_callback(self._chats.discard)
+        return True
+
+    async def _answer(self, link: Rematchy, yes: bool) -> None:
+        try:
+            await link.answer_rematch(yes)
+        except Exception as exc:  # a closed connection: say so, never raise in a task
+            message = _("Could not send your answer: {why}").format(why=exc)
+            self._post(ActionRefused("not_sent", message, None))
 
     def _drafted(self, task: asyncio.Task[None]) -> None:
         self._chats.discard(task)

@@ -164,3 +164,27 @@ async def test_the_count_of_drafts_starts_again_when_the_table_waits_on_someone_
         assert shown.seat == 2 and server.rev == 3
         for client in (ana, bob):
             await client.close()
+
+
+async def test_a_draft_started_again_counts_so_a_flood_cannot_hold_the_bots() -> None:
+    """``on`` after ``on`` restarts the bound as a new draft, counted (net/drafts.py): a
+    client repeating it gets ``draft_limit`` once its drafts are used, the others hear
+    only the granted ones, the last ends by its bound and the bot plays on."""
+    per_wait, tries = 2, 8
+    async with three_seats(DraftRules(seconds=2.0, per_wait=per_wait), target=50) as server:
+        ana, ana_w = await join(server, "Ana")
+        bob, bob_w = await join(server, "Bob")
+        await bob_w.view()
+        for _ in range(tries):  # on Ana's turn: one wait
+            await bob.draft(True)
+        for _ in range(tries - per_wait):
+            refused = await bob_w.until(lambda m: isinstance(m, ErrorReply), timeout=5.0)
+            assert refused.code == "draft_limit"
+        await drafting(ana_w, False)  # the last granted draft ends by its bound
+        heard = [m for m in ana_w.seen if isinstance(m, Drafting)]
+        assert [m.ends_in_ms is not None for m in heard] == [True] * per_wait + [False]
+        assert server.rev == 0  # none of it was a move
+        await ana.send_action({"add": 1})
+        await ana_w.until(bot_moved, timeout=5.0)  # nothing holds the bot any more
+        for client in (ana, bob):
+            await client.close()

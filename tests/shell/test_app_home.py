@@ -26,7 +26,6 @@ from poissonnier_tui.hosting.tables import TableSettings, resumed_settings
 from poissonnier_tui.settings import Settings, save_settings
 from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen
-from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.fields import Choice
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.home import HomeScreen
@@ -161,15 +160,17 @@ async def test_the_host_proposes_a_rematch_and_a_spectator_follows() -> None:
             await pilot.press("enter")  # the host starts game 1
             await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
             assert app.check_action("rematch", ()) is True
-            await pilot.press("n")  # the host proposes a rematch: back to the table's lobby
-            await until(pilot, lambda: isinstance(app.screen, ConnectingScreen))
-            assert app.snapshot is None and not app.started and hosted.server.phase == "lobby"
-            assert hosted.server.seed != 8
-            await pilot.press("enter")  # and starts game 2
+            await pilot.press("n")  # the host proposes a rematch; the bot accepts at once
+            await until(pilot, lambda: app.rematch_answers == ("yes", "yes"))
+            assert hosted.server.phase == "over"  # nothing starts before the host says so
+            await pilot.press("n")  # everyone accepted: the host starts game 2
             await until(
-                pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None
+                pilot,
+                lambda: isinstance(app.screen, TableScreen)
+                and app.snapshot is not None
+                and not app.snapshot.over,
             )
-            assert app.snapshot is not None and not app.snapshot.over
+            assert hosted.server.seed != 8 and app.rematch_answers is None
             # The spectator followed on the same connection: game 1's end, the lobby, game 2.
             await until(pilot, lambda: followed(seen))
         finally:

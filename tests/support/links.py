@@ -43,6 +43,8 @@ class QueueLink:
         self.answer = answer
         self.sent: list[dict[str, Any]] = []
         """Every action the app sent, in order."""
+        self.rematch_answers: list[bool] = []
+        """Every answer to a rematch the app sent, in order."""
         self.closed = False
         self.rev = 0
         self._seq = 0
@@ -86,6 +88,10 @@ class QueueLink:
             for msg in self.answer(self._seq, dict(action)):
                 self.push(msg)
         return self._seq
+
+    async def answer_rematch(self, yes: bool) -> None:
+        """Record an answer to the proposed rematch."""
+        self.rematch_answers.append(yes)
 
     async def start(self) -> None:
         """Nothing to start."""

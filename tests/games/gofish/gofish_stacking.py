@@ -30,6 +30,14 @@ from poissonnier_tui.games.gofish.rules.view import view_for
 CARD_ID = re.compile(r"^(A|[2-9]|10|J|Q|K)[CDHS]$")
 """A Go Fish card id, e.g. ``"10H"`` (docs/GOFISH.md §1)."""
 
+BOT_OPTIONS = [
+    Options(),
+    Options(play_on=True),
+    Options(variant="card"),
+    Options(variant="card", bluff=True, play_on=True),
+]
+"""Table options the bot tests play under: both variants (§3, §6), play on (§7), bluffs (G4)."""
+
 
 def rank_cards(rank: str) -> list[str]:
     """The four cards of ``rank``."""

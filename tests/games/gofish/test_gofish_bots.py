@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 import pytest
-from gofish_stacking import legal_wires, stacked_game
+from gofish_stacking import BOT_OPTIONS, legal_wires, stacked_game
 
 from poissonnier_tui.games.gofish.bots import BOT_KINDS, LEVELS, make_bot
 from poissonnier_tui.games.gofish.bots.hard import shrewd_key
@@ -28,12 +28,7 @@ from poissonnier_tui.games.gofish.rules.engine import apply_wire, new_game
 from poissonnier_tui.games.gofish.rules.state import GameState, Options
 from poissonnier_tui.games.gofish.rules.view import view_for
 
-OPTIONS = [
-    Options(),
-    Options(play_on=True),
-    Options(variant="card"),
-    Options(variant="card", bluff=True, play_on=True),
-]
+OPTIONS = BOT_OPTIONS
 
 
 def play(

@@ -8,8 +8,9 @@ Levels (:data:`LEVELS`), weakest first:
 
 * ``easy`` (:class:`EasyBot`): legal and forgetful.
 * ``medium`` (:class:`MediumBot`): remembers every ask, answer and shown card.
-* ``hard`` (:class:`HardBot`): knows when a hit ends the game won or lost, and
-  weighs what a missed guess shows the table about its hand.
+* ``hard`` (:class:`HardBot`): knows when a hit ends the game won or lost,
+  weighs what a guess shows the table about its hand, and checks its best
+  guesses by playing them out in worlds dealt from its view (``worlds.py``).
 
 Baseline: ``random`` (:class:`RandomBot`).
 
@@ -64,8 +65,9 @@ def make_bot(kind: str, seed: int, *, budget: float = 1.0) -> Agent:
     Args:
         kind: one of :data:`BOT_KINDS`.
         seed: seeds the bot's ``random.Random``.
-        budget: a search budget, accepted like the other games' bots; no Go Fish bot
-            searches, so it changes nothing (it must still be positive).
+        budget: scales the hard bot's search (the worlds it deals per decision; 1 is
+            the published level); the other levels do not search and ignore it (it
+            must still be positive).
 
     Raises:
         ValueError: unknown ``kind`` (the message lists the known ones), or a

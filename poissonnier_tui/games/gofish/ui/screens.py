@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
@@ -34,6 +34,8 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import MoveChosen
 from poissonnier_tui.shell.replay_moves import move_words
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 from poissonnier_tui.shell.seats import SeatLabel
 
 
@@ -188,7 +190,7 @@ class BoardScreen(Screen[None]):
         translate_bindings(self)
         yield Header()
         yield Board(id="gf-board")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """First render."""
@@ -311,7 +313,7 @@ class TableScreen(BoardScreen):
         self.refresh_board()
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Books per player and the winner, or the shared victory (docs/GOFISH.md §5, G3)."""
 
     CSS = "#gf-results { padding: 1 2; }"
@@ -324,12 +326,13 @@ class ResultsScreen(Screen[None]):
         self.snapshot = snapshot
 
     def compose(self) -> ComposeResult:
-        """Banner, books per player, seed."""
+        """Banner, books per player, seed; the rematch's answers when one is proposed."""
         translate_bindings(self)
         yield Header()
         with VerticalScroll(id="gf-results"):
+            yield RematchPanel()
             yield Static(results_text(self.snapshot), id="gf-results-text")
-        yield Footer()
+        yield KeyBar()
 
     def action_back(self) -> None:
         """Look at the final table again."""

@@ -30,7 +30,7 @@ from typing import Final
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
@@ -40,6 +40,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PaneBar, TooSmall
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
+from poissonnier_tui.shell.screens.footer import KeyBar
 
 MIN_SIZE: Final = (80, 24)
 """The smallest terminal (columns, rows) the table is laid out for; below it, a notice."""
@@ -89,4 +90,4 @@ def compose_board(hand: Widget, bar: Widget, *, below_hand: Iterable[Widget] = (
             yield OffersList(id="offers")
             yield GameLog(id="log")
     yield bar
-    yield Footer()
+    yield KeyBar()

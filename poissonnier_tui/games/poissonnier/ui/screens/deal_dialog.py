@@ -260,8 +260,12 @@ class DealDialog(ModalScreen[DealDraft | None]):
         coins = int(snap.seat(self.buyer)["coins"])
         if draft.coins > coins:
             if self.buyer == snap.me:
-                return _("You have only {n} coins (§4).").format(n=coins)
-            return _("{name} has only {n} coins (§4).").format(name=snap.name(self.buyer), n=coins)
+                return ngettext(
+                    "You have only {n} coin (§4).", "You have only {n} coins (§4).", coins
+                ).format(n=coins)
+            return ngettext(
+                "{name} has only {n} coin (§4).", "{name} has only {n} coins (§4).", coins
+            ).format(name=snap.name(self.buyer), n=coins)
         glacons, arrivages = snap.specials()
         mine = (
             (draft.seller_glacons, draft.seller_arrivages)

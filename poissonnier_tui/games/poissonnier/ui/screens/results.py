@@ -16,8 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import (
     and_list,
@@ -28,6 +27,8 @@ from poissonnier_tui.games.poissonnier.ui.describe import (
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
 
 
 def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]:
@@ -54,7 +55,7 @@ def numbered_steps(result: dict[str, Any], players: int) -> list[dict[str, Any]]
     return [steps[0], skipped, *steps[1:]]
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(RematchScreen):
     """Winner banner, scores table and elimination steps, from ``view["result"]``."""
 
     CSS_PATH = "results.tcss"
@@ -62,7 +63,6 @@ class ResultsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.request_quit", N_("Quit"), show=False),  # the footer shows ^q
         Binding("escape", "back", N_("Back to the table"), key_display=N_("esc")),
-        Binding("n", "app.rematch", N_("Play again")),  # shown when the app offers one
     ]
 
     def __init__(self, snapshot: TableSnapshot) -> None:
@@ -83,6 +83,7 @@ class ResultsScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
+            yield RematchPanel()
             with Vertical(id="scores-box") as box:
                 box.border_title = _("Final tallies (RULES.md §8)")
                 yield DataTable[Text](id="scores", cursor_type="none", show_cursor=False)
@@ -109,7 +110,7 @@ class ResultsScreen(Screen[None]):
                 + "[/]",
                 id="seed",
             )
-        yield Footer()
+        yield KeyBar()
 
     def _banner(self, winners: list[int]) -> str:
         """The winner line, or the shared victory in the game's own words (§8)."""

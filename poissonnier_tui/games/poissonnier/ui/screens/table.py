@@ -22,7 +22,8 @@ worker sends it. What the screen shows is only ever the server's last view.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from dataclasses import replace
+from typing import Any, ClassVar, Final, Literal
 
 from textual import events
 from textual.app import ComposeResult
@@ -67,7 +68,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
 from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
-from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import NARROW_BELOW, MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
@@ -77,6 +78,11 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
+
+SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
+"""Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
+out of the footer below 100 columns (:meth:`TableScreen._fit_footer`)."""
 
 REFUSABLE_KEYS: dict[str, str] = {
     "b": "buy_crate",
@@ -172,8 +178,10 @@ class TableScreen(Screen[None]):
         ),
     ]
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
-    """The latest view and seat names, pushed down to every widget."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """The latest view and seat names, pushed down to every widget. Not a repaint of the
+    screen: each widget repaints itself only if what it draws changed
+    (``widgets/redraw.py``)."""
     pending: reactive[Pending] = reactive(None, bindings=True)
     """A two-key command waiting for its number (shown in the status line)."""
 
@@ -206,6 +214,7 @@ class TableScreen(Screen[None]):
         self._hand = HandView(id="hand")
         self._status = StatusLine(id="status")
         translate_bindings(self)  # the footer in the current language
+        self._fit_footer()
         yield from compose_board(self._hand, self._status)
 
     _live = False
@@ -238,7 +247,27 @@ class TableScreen(Screen[None]):
         self._live = True
         self._offers.due = self._answer_due
         self.hand.focus()
+        self._fit_footer()  # the footer is mounted now: make it compact if narrow
         self.watch_snapshot(None, self.snapshot)
+
+    def on_resize(self) -> None:
+        """The footer fits the new width."""
+        if self._live:
+            self._fit_footer()
+
+    def _fit_footer(self) -> None:
+        """Below 100 columns the footer is compact and leaves out the keys the board
+        offers in place (``b``: the stall's next slot says "b buys it"), so that every
+        other key shows in 80 columns; they all still work."""
+        narrow = self.app.size.width < NARROW_BELOW
+        keys = self._bindings.key_to_bindings
+        for key, group in keys.items():
+            keys[key] = [
+                replace(b, show=not narrow) if b.action in SHOWN_ON_THE_BOARD else b for b in group
+            ]
+        for footer in self.query(KeyBar).results(KeyBar):
+            footer.compact = narrow
+        self.refresh_bindings()
 
     # --- data flows down -----------------------------------------------------------------------
 

@@ -14,18 +14,30 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.palette import KINDS, chip
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import _
 
 
 class AllHands(Static):
     """One line per seat: name, hand, crates and bought fish, as chips by kind."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
-    """A snapshot whose view carries ``"hands"`` (else the widget shows nothing)."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """A snapshot whose view carries ``"hands"`` (else the widget shows nothing). A new
+    one repaints only if the hands drawn changed (:mod:`.redraw`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the pane shows now."""
 
     def on_mount(self) -> None:
         """Title the pane."""
         self.border_title = _("Every hand (the game is over, RULES.md §9)")
+
+    def watch_snapshot(self) -> None:
+        """Repaint if the hands drawn changed (lay out if their number of lines did)."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
 
     def render(self) -> str:
         """``Name  hand: …  crates: [1]… [2]…  bought: …`` per seat."""

@@ -17,13 +17,14 @@ from poissonnier_tui.games.poissonnier.rules.cards import QUEUE_MAX, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.serving import serve_options
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
 from poissonnier_tui.i18n import _
 
 
 class ClientQueue(Widget):
     """Five :class:`ClientCard` places; the border title shows the client deck."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; the queue is ``snapshot.queue``."""
 
     def compose(self) -> ComposeResult:
@@ -51,7 +52,8 @@ class ClientQueue(Widget):
                 card.verdict = "yes" if serve_options(snap, client) else "no"
             else:
                 card.verdict = ""
-        self.border_title = _(
+        title = _(
             "Queue [dim]— the first {n} are at the counter and can be served · "
             "client deck {deck}[/]"
         ).format(n=SERVABLE, deck=snap.view.get("client_deck", 0))
+        retitle(self, title)

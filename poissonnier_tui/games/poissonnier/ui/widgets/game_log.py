@@ -22,7 +22,7 @@ from poissonnier_tui.i18n import _
 class GameLog(RichLog):
     """A :class:`RichLog` that appends the events of each new view once."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; events come from ``view["log"]``."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -45,6 +45,7 @@ class GameLog(RichLog):
         """Wrap every line again at the new width (RichLog keeps lines as first wrapped)."""
         width = event.size.width
         if width == self._wrapped_at:
+            self.scroll_end(animate=False)  # another height: keep the newest line in sight
             return
         self._wrapped_at = width
         self.clear()

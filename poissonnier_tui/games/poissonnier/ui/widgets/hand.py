@@ -33,6 +33,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn, retitle
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
@@ -61,15 +62,23 @@ class HandView(Widget, can_focus=True):
         Binding("space", "toggle_all", N_("All/none"), key_display=N_("space")),
     ]
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; the hand is ``snapshot.hand`` (the draft hand in the fill step).
 
-    ``layout=True``: the widget's height follows the number of kinds in hand.
+    A new one repaints the hand only if what it draws changed, and lays the screen
+    out only if its size did (the height follows the number of kinds in hand;
+    :mod:`.redraw`).
     """
-    cursor: reactive[int] = reactive(0)
+    cursor: reactive[int] = reactive(0, repaint=False)
     """Index into :attr:`fish_rows` of the freshness under the cursor."""
-    chosen: reactive[int] = reactive(0)
+    chosen: reactive[int] = reactive(0, repaint=False)
     """How many fish of the cursor's freshness are selected (0..all of them)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the hand shows now (see :mod:`.redraw`)."""
+        self._rows_kept = 0  # rows the hand keeps this fill step (_keep_rows)
 
     @dataclass
     class SelectionChanged(Message):
@@ -136,12 +145,13 @@ class HandView(Widget, can_focus=True):
             and (old.phase, old.ready) == (new.phase, new.ready)
         )
         if new is not None:
+            self._keep_rows(old, new)
             n = len(new.hand)
-            self.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", n).format(
-                n=n
+            retitle(
+                self, ngettext("Your hand ({n} card)", "Your hand ({n} cards)", n).format(n=n)
             )
         if same_hand:
-            self.refresh()
+            self.redraw()
             return
         rows = self.fish_rows
         old_code = ""
@@ -155,15 +165,34 @@ class HandView(Widget, can_focus=True):
         )
         self.set_reactive(HandView.cursor, cursor)
         self._select_all()
-        self.refresh()
+        self.redraw()
+
+    def _keep_rows(self, old: TableSnapshot | None, new: TableSnapshot) -> None:
+        """During one fill step the hand keeps as many rows as it has shown in it: placing
+        a whole freshness in a crate leaves a blank row rather than shrinking the pane
+        (which would lay the whole screen out again, twice, on every move, and make the
+        panes below jump). A new step, or turn, fits the hand to its kinds again."""
+        kinds = len(self.groups)
+        same_step = (
+            old is not None
+            and (old.view.get("turn"), old.phase) == (new.view.get("turn"), new.phase)
+        )
+        self._rows_kept = max(kinds, self._rows_kept) if same_step else kinds
+
+    def redraw(self) -> None:
+        """Repaint if the hand drawn changed (lay out if its size did)."""
+        if self.is_attached:
+            self.drawn.show(self, self.markup())
 
     def watch_cursor(self) -> None:
         """Moving to another freshness selects all of it: the common case is a whole pile."""
         self._select_all()
+        self.redraw()
 
     def watch_chosen(self) -> None:
         """Tell the screen (it shows the selection in the status line and the footer)."""
         self.post_message(self.SelectionChanged(self, self.code, len(self.selection)))
+        self.redraw()
 
     def _select_all(self) -> None:
         """Select every fish of the cursor's freshness (none when not selecting)."""
@@ -210,7 +239,11 @@ class HandView(Widget, can_focus=True):
 
     # --- rendering ------------------------------------------------------------------
 
-    def render(self) -> str:
+    def render(self) -> Content:
+        """The hand (:meth:`markup`), parsed once per change (``widgets/redraw.py``)."""
+        return self.drawn.content(self.markup())
+
+    def markup(self) -> str:
         """One row per kind: name, chips (selected ones lit), and a note."""
         groups = self.groups
         if self.snapshot is None or self.snapshot.me is None:
@@ -251,6 +284,7 @@ class HandView(Widget, can_focus=True):
             lines.append(f"{pointer} {name} {' '.join(faces)} {note}".rstrip())
             if tall:
                 lines.append(f"  {' ' * 11} {' '.join(backs)}")
+        lines += [" "] * ((self._rows_kept - len(groups)) * (2 if tall else 1))
         if not roomy:
             return "\n".join(lines)
         return "\n".join(lines) + "\n\n" + self._hint()
@@ -262,13 +296,13 @@ class HandView(Widget, can_focus=True):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
     def on_resize(self) -> None:
-        """What the hand says depends on the terminal's size: draw again."""
-        self.refresh(layout=True)
+        """What the hand says depends on the terminal's size: draw again if it changed."""
+        self.redraw()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as its longest line (``width: auto`` on a narrow terminal: the hand
         takes only the room it needs, the pane beside it the rest)."""
-        lines = Content.from_markup(self.render()).split()
+        lines = self.render().split()
         return max((line.cell_length for line in lines), default=0)
 
     def _hint(self) -> str:

@@ -15,18 +15,30 @@ from textual.widgets import Static
 from poissonnier_tui.games.poissonnier.rules.cards import FISH_DECK_COUNTS, is_inspector
 from poissonnier_tui.games.poissonnier.ui.palette import KINDS, chip
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import _, ngettext
 
 
 class MarketInfo(Static):
     """Decks and discard piles, in three short lines."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
-    """The table; counts come from the view's public fields."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """The table; counts come from the view's public fields. A new one repaints only
+    if the counts drawn changed (:mod:`.redraw`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the pane shows now."""
 
     def on_mount(self) -> None:
         """Title the pane."""
         self.border_title = _("Market")
+
+    def watch_snapshot(self) -> None:
+        """Repaint if the counts drawn changed."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
 
     def render(self) -> str:
         """Fish deck, fish discard by kind, client deck and discard."""

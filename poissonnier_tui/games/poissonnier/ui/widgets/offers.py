@@ -31,6 +31,7 @@ from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
 from poissonnier_tui.games.poissonnier.ui.reasons import reason_label
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.threads import Negotiation, Step, negotiations
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
 from poissonnier_tui.i18n import _, ngettext
 
 THREAD_STEPS = 4
@@ -88,7 +89,7 @@ class OffersList(OptionList):
     """An :class:`OptionList` with one option per open proposal (id = proposal id), and
     one last, disabled option folding the negotiations settled this turn."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; proposals are ``view["proposals"]``, threads come from its log."""
     due: reactive[dict[int, float]] = reactive(dict)
     """Open offer id -> ``clock()`` time at which the table withdraws it (R25)."""
@@ -126,6 +127,9 @@ class OffersList(OptionList):
             except OptionDoesNotExist:
                 continue
 
+    _listed: list[tuple[str | None, str, bool]] | None = None
+    """The options listed now (id, prompt, disabled), to rebuild only when they change."""
+
     def watch_snapshot(self, old: TableSnapshot | None, snap: TableSnapshot | None) -> None:
         """Rebuild the options. A new offer made to this player is highlighted (it is
         what they will answer); else the same proposal stays highlighted if still open."""
@@ -158,7 +162,10 @@ class OffersList(OptionList):
                     disabled=True,
                 ),
             )
-        self.set_options(options)
+        listed = [(o.id, str(o.prompt), o.disabled) for o in options]
+        if listed != self._listed:  # rebuilding the list lays the screen out: on change only
+            self._listed = listed
+            self.set_options(options)
         ids = [o.id for o in options]
         if keep in ids and keep not in ("none", SETTLED_ID):
             self.highlighted = ids.index(keep)
@@ -167,7 +174,7 @@ class OffersList(OptionList):
             mine = snap.offers_for_me()
             self.highlighted = ids.index(str(mine[-1]["id"])) if mine else 0
         count = len(snap.proposals) if snap else 0
-        self.border_title = _("Offers") + " [dim](" + _("{n} open").format(n=count) + ")[/]"
+        retitle(self, _("Offers") + " [dim](" + _("{n} open").format(n=count) + ")[/]")
 
     def left(self, offer: int) -> int | None:
         """Whole seconds left before the table withdraws ``offer`` (R25), or ``None``."""

@@ -15,23 +15,35 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.palette import chip, text_colour
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import _
 
 
 class OtherStalls(Static):
     """One line per other player: name, then each crate as chips."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
-    """The table; stalls are ``view["seats"][i]["crates"]`` (freshness codes)."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """The table; stalls are ``view["seats"][i]["crates"]`` (freshness codes). A new one
+    repaints the pane only if the stalls it draws changed (:mod:`.redraw`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the pane shows now."""
 
     def on_mount(self) -> None:
         """Title the pane."""
         self.border_title = _("Other stalls")
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
 
+    def watch_snapshot(self) -> None:
+        """Repaint if the stalls drawn changed."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
+
     def on_resize(self) -> None:
-        """Boxes or lines depend on the pane's height: draw again."""
-        self.refresh()
+        """Boxes or lines depend on the pane's height: draw again if that changed them."""
+        self.watch_snapshot()
 
     def render(self) -> str:
         """Each other player's crates as boxes (three lines a player) when the pane is tall

@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import N_, _
 
 PANES: Final = ("offers", "log", "players", "stalls", "market")
@@ -43,8 +44,14 @@ class PaneBar(Static):
     pane: reactive[str] = reactive("offers")
     """The pane shown beside the hand on a narrow terminal (one of :data:`PANES`)."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
-    """The screen's latest table (followed, not set by the screen): counts and new offers."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
+    """The screen's latest table (followed, not set by the screen): counts and new offers.
+    A new one repaints the bar only if its text changed (:mod:`.redraw`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the bar shows now."""
 
     def on_mount(self) -> None:
         """Follow the screen's table, and put the pane class on the screen."""
@@ -58,6 +65,11 @@ class PaneBar(Static):
         old, self.snapshot = self.snapshot, snap
         if snap is not None and old is not None and snap.offers_for_me(since=old):
             self.pane = "offers"
+
+    def watch_snapshot(self) -> None:
+        """Repaint if the bar's text changed."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
 
     def watch_pane(self, pane: str) -> None:
         """Exactly one ``-pane-<name>`` class on the screen."""

@@ -56,7 +56,7 @@ class PlayersTable(DataTable[Text]):
     player's name is never read as markup.
     """
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None)
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table; tallies come from ``view["seats"]``, names from the lobby."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -65,6 +65,7 @@ class PlayersTable(DataTable[Text]):
         )
         self.can_focus = False  # nothing to select here: keys stay with the game
         self._fitted_to = -1
+        self._built: list[dict[str, Text]] | None = None  # the rows shown, as _rows made them
 
     def on_mount(self) -> None:
         """Title the pane and set up the columns."""
@@ -87,8 +88,10 @@ class PlayersTable(DataTable[Text]):
             self._rebuild()
 
     def watch_snapshot(self) -> None:
-        """New tallies: rewrite the rows."""
-        self._rebuild()
+        """New tallies: rewrite the rows, if they changed (a rebuild lays the screen out)."""
+        snap = self.snapshot
+        if snap is None or self._rows(snap) != self._built:
+            self._rebuild()
 
     def _rows(self, snap: TableSnapshot, compact: bool = False) -> list[dict[str, Text]]:
         """Every seat's cells by column key; ``compact``: an absent seat's state on two
@@ -124,6 +127,7 @@ class PlayersTable(DataTable[Text]):
         """
         snap = self.snapshot
         rows = self._rows(snap) if snap is not None else []
+        self._built = [{k: cell.copy() for k, cell in row.items()} for row in rows]
         room = self.scrollable_content_region.width or self.size.width
         self._fitted_to = self.size.width
 

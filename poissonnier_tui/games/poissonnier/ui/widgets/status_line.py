@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.describe import status_text
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn
 from poissonnier_tui.i18n import _
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -29,34 +30,50 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 class StatusLine(Static):
     """One or two lines of status; the screen sets :attr:`snapshot` and :attr:`prompt`."""
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, layout=True)
+    # Not repainted by themselves: each change redraws only if the sentence changed
+    # (widgets/redraw.py), and lays the screen out only if its height did.
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
     """The table, or ``None`` before the first view."""
-    prompt: reactive[str | None] = reactive(None, layout=True)
+    prompt: reactive[str | None] = reactive(None, repaint=False)
     """A pending two-key command's question, shown instead of the game status."""
-    offer: reactive[int | None] = reactive(None, layout=True)
+    offer: reactive[int | None] = reactive(None, repaint=False)
     """The id of the offer made to this player that the answer keys act on."""
-    drafting: reactive[dict[int, float]] = reactive(dict, layout=True)
+    drafting: reactive[dict[int, float]] = reactive(dict, repaint=False)
     """Seats drafting an offer -> ``time.monotonic()`` when each stops holding the table
     (net/drafts.py), shown with a countdown."""
-    frame: reactive[int] = reactive(0)
+    frame: reactive[int] = reactive(0, repaint=False)
     """The spinner's current frame."""
 
     _timer: Timer | None = None
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn = Drawn()
+        """What the line shows now (see :mod:`.redraw`)."""
 
     def on_mount(self) -> None:
         """Start the spinner clock, paused until the game waits for someone else."""
         self._timer = self.set_interval(0.12, self._tick, pause=True)
         self.set_interval(1.0, self._tick_countdown)
+        # The spinner, a two-key command, the offer the keys answer, who drafts: redrawn.
+        for name in ("frame", "prompt", "offer", "drafting"):
+            self.watch(self, name, lambda _value: self.redraw(), init=False)
         self.watch_snapshot(self.snapshot)
+
+    def redraw(self) -> None:
+        """Repaint if the sentence changed (and lay out if its height did)."""
+        if self.is_attached:
+            self.drawn.show(self, self.render())
 
     def _tick_countdown(self) -> None:
         """Redraw once a second while a time limit runs (the spinner may be still)."""
         if (self.snapshot is not None and self.snapshot.deadline is not None) or self.drafting:
-            self.refresh()
+            self.redraw()
 
     def _tick(self) -> None:
         """Advance the spinner one frame."""
         self.frame = (self.frame + 1) % len(SPINNER)
+
 
     @property
     def waiting_for_others(self) -> bool:
@@ -82,6 +99,7 @@ class StatusLine(Static):
             return  # not on a screen yet: mounting shows the snapshot
         mine = snap is not None and snap.my_turn and snap.phase == "serve"
         self.screen.set_class(mine, "-my-turn")
+        self.redraw()
 
     def render(self) -> str:
         """The status sentence, with the spinner in front while waiting on others, a
