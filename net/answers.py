@@ -130,9 +130,10 @@ class AnswerClock:
         """Open offer id -> clock time at which the table withdraws it."""
         return dict(self._due)
 
-    def left_ms(self) -> list[tuple[int, int]]:
-        """``(offer id, milliseconds left)`` for every timed offer, oldest first."""
-        now = self._clock()
+    def left_ms(self, now: float | None = None) -> list[tuple[int, int]]:
+        """``(offer id, milliseconds left)`` for every timed offer, oldest first,
+        counted from ``now`` (the table's clock; read it when ``None``)."""
+        now = self._clock() if now is None else now
         return [(o, max(0, round((due - now) * 1000))) for o, due in sorted(self._due.items())]
 
     def close(self) -> None:

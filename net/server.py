@@ -869,7 +869,7 @@ class TableServer:
         log.info("%s joined as %s.", conn.label, "spectator" if seat is None else f"seat {seat}")
         self._changed()
         if self._table.match is not None:
-            shown = self._view_frame(seat)
+            shown = self._view_frame(seat, self._keeper.now())
             if shown is not None:
                 client.last_view, frame = shown
                 conn.send_frame(frame)
@@ -1339,25 +1339,28 @@ class TableServer:
         them: another seat's private move (R15) must not even be heard of.
         """
         frames: dict[int | None, tuple[bytes, bytes] | None] = {}
+        now = self._keeper.now()  # one clock read: every screen counts down the same time
         for client in self._clients:
             if client.seat not in frames:
-                frames[client.seat] = self._view_frame(client.seat)
+                frames[client.seat] = self._view_frame(client.seat, now)
             shown = frames[client.seat]
             if shown is not None and shown[0] != client.last_view:
                 client.last_view = shown[0]
                 client.conn.send_frame(shown[1])
 
-    def _view_frame(self, seat: int | None) -> tuple[bytes, bytes] | None:
+    def _view_frame(self, seat: int | None, now: float) -> tuple[bytes, bytes] | None:
         """``(what it shows, frame)``: the ``view`` frame for ``seat``, the only game
         data that leaves, and the bytes of its view and deadline, to tell whether
-        anything the recipient may see changed."""
+        anything the recipient may see changed. ``now`` (the keeper's clock) is when
+        the frame is sent: the time left in it is counted from then, so frames built
+        with the same ``now`` tell every recipient the same time left."""
         try:
             view = self._table.view(seat)
             due = self._keeper.countdown()
             answers = self._answers.deadlines()  # public: the same for everyone (§4)
             shown: bytes = msgpack.packb([view, due, sorted(answers.items())], use_bin_type=True)
-            ends_in = None if due is None else max(0, round((due - self._keeper.now()) * 1000))
-            frame = View(self._table.rev, view, ends_in, tuple(self._answers.left_ms()))
+            ends_in = None if due is None else max(0, round((due - now) * 1000))
+            frame = View(self._table.rev, view, ends_in, tuple(self._answers.left_ms(now)))
             return shown, encode(frame.to_wire())
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)

@@ -450,7 +450,7 @@ def test_serve_resume_says_why_it_cannot(
 
 
 async def test_host_resume_takes_seat_one_back_with_its_logged_token(tmp_path: Path) -> None:
-    from pilot import until
+    from pilot import mounted, until
 
     from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
     from poissonnier_tui.hosting.tables import TableSettings, resumed_settings
@@ -477,7 +477,7 @@ async def test_host_resume_takes_seat_one_back_with_its_logged_token(tmp_path: P
         assert sorted(snap.hand) == sorted(expected.draft_hand or expected.hand)
         assert [s.kind for s in app.seats] == ["human", "human", "bot"]
         assert not app.seats[1].connected  # the friend has yet to come back
-        await pilot.pause(0.2)  # let the table screen finish mounting before the app exits
+        await until(pilot, lambda: mounted(app.screen))  # before the app exits
 
 
 def test_yes_continues_from_the_valid_prefix_without_asking(

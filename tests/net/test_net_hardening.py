@@ -258,6 +258,27 @@ async def test_a_seat_that_keeps_moving_is_made_ready_at_the_step_deadline() -> 
         idle.close()
 
 
+async def test_every_view_of_one_broadcast_tells_the_same_time_left() -> None:
+    # The table's clock moves on by 5 ms at every reading, as on a loaded machine
+    # between building one seat's frame and the next: the time left must still be
+    # counted from one instant for all of them (every screen agrees on it).
+    async with table(
+        PoissonnierGame(), turn_timeout=fill_time_limit(30.0), auto_start=True
+    ) as server:
+        readings = iter(range(10_000))
+        server._keeper._clock = lambda: time.monotonic() + next(readings) * 0.005
+        watcher, _ = await seated(server.port, fish_hello("Eve", role="spectator"))
+        ana, _ = await seated(server.port, fish_hello("Ana"))
+        bea, _ = await seated(server.port, fish_hello("Bea"))
+        firsts = [await wire.until("view") for wire in (watcher, ana, bea)]
+        assert [f["rev"] for f in firsts] == [firsts[0]["rev"]] * 3  # one broadcast
+        assert firsts[0]["view"] != firsts[1]["view"] != firsts[2]["view"]  # three frames
+        left = [f["ends_in_ms"] for f in firsts]
+        assert left == [left[0]] * 3 and 0 < left[0] <= 30_000, left
+        for wire in (watcher, ana, bea):
+            wire.close()
+
+
 # --- private moves send nothing to the others ----------------------------------------------
 
 

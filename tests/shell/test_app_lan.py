@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from netns import LOOPBACK, in_netns, poissonnier, wait_for
-from pilot import until
+from pilot import mounted, until
 from textual.widgets import Input, OptionList, Static
 
 from net.client import TableClient
@@ -209,7 +209,7 @@ async def test_host_gone_goes_back_to_the_lobby_and_rejoin_reclaims_the_seat(
             await until(pilot, lambda: first.seat == 0)
             await table.server.start()
             await until(pilot, lambda: isinstance(first.screen, TableScreen))
-            await pilot.pause(0.2)  # let the table screen finish mounting before we quit
+            await until(pilot, lambda: mounted(first.screen))  # before we quit
         # The app quit (as with Ctrl-C): the seat is kept, shown as disconnected.
         await until_seat(table, lambda s: not s.connected)
         rev = table.server.rev

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from pilot import until
+from pilot import mounted, until
 from test_app_lan import HOST
 from textual.pilot import Pilot
 
@@ -107,5 +107,5 @@ async def test_the_lobbys_toasts_do_not_follow_into_the_table() -> None:
         await table.server.start()
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert len(app._notifications) == 0
-        await pilot.pause(0.2)  # let the table screen finish mounting before we quit
+        await until(pilot, lambda: mounted(app.screen))  # before we quit
     await table.server.close()

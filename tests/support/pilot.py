@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 
 async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -14,3 +16,9 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 
             return
         await pilot.pause(0.02)
     raise AssertionError("the app did not reach the expected state in time")
+
+
+def mounted(screen: Screen[Any]) -> bool:
+    """``screen`` and every widget in it have been mounted (their ``on_mount`` ran):
+    the app can quit without tearing a screen down halfway through its mounting."""
+    return all(widget.is_mounted for widget in screen.walk_children(with_self=True))

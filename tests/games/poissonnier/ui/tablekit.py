@@ -15,6 +15,7 @@ from typing import Any
 
 from stacking import fill_and_ready, stacked_game
 from textual.app import App
+from toasts import KeepsToasts
 
 from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
@@ -73,7 +74,7 @@ def midgame() -> GameState:
     return state
 
 
-class TableApp(App[None]):
+class TableApp(KeepsToasts, App[None]):
     """The table screen on a game played in process (see the module docstring).
 
     Args:

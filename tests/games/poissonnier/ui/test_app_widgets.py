@@ -16,11 +16,13 @@ from typing import Any
 
 from links import QueueLink
 from links import settle as settle_link
+from pilot import until
 from stacking import fill_and_ready, stacked_game
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Label
+from toasts import KeepsToasts
 
 from net.messages import Ack, ErrorReply, ServerMessage, View
 from poissonnier_tui.games.poissonnier.rules.actions import Propose, to_wire
@@ -45,7 +47,7 @@ from poissonnier_tui.shell.session import SoloSession
 NAMES = ("Ana", "Bot 1", "Bot 2")
 
 
-class OfflineApp(PoissonnierApp):
+class OfflineApp(KeepsToasts, PoissonnierApp):
     """The real app, joined to a table that is the rules engine in process.
 
     Its link (:class:`links.QueueLink`, handed in through the app's ``connect``
@@ -118,9 +120,10 @@ def table(app: PoissonnierApp) -> TableScreen:
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
-def toasts(app: PoissonnierApp) -> list[tuple[str, str]]:
-    """``(severity, title: message)`` of the notifications shown."""
-    return [(n.severity, f"{n.title}: {n.message}") for n in app._notifications]
+def toasts(app: OfflineApp) -> list[tuple[str, str]]:
+    """``(severity, title: message)`` of every notification raised so far (kept: Textual
+    forgets one after its timeout, which a loaded machine can pass before the check)."""
+    return [(n.severity, n.line) for n in app.toasted]
 
 
 def plain(widget: Widget) -> str:
@@ -419,19 +422,23 @@ async def test_a_new_fill_step_gives_the_keys_back_to_the_hand() -> None:
         assert screen.query_one(HandView).has_focus
 
 
+def offers_pane(app: PoissonnierApp) -> str:
+    """The offers pane's text, one option after another."""
+    options = table(app).query_one(OffersList).options
+    return "\n".join(Content.from_markup(str(o.prompt)).plain for o in options)
+
+
 async def test_accept_an_offer_made_to_you() -> None:
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         app.other(1, to_wire(Propose(seller=1, fish=((0, 1),), coins=2)))
-        await settle(pilot)
+        await until(pilot, lambda: "▶ #1" in offers_pane(app))  # the view has been shown
         assert not any("Offer #" in message for _, message in toasts(app))  # no toast
-        options = table(app).query_one(OffersList).options
-        pane = "\n".join(Content.from_markup(str(o.prompt)).plain for o in options)
-        assert "▶ #1" in pane and "for you: a accept · x decline · c counter" in pane
+        assert "for you: a accept · x decline · c counter" in offers_pane(app)
         assert "awaits your answer" in str(table(app).query_one(StatusLine).render())
         await pilot.press("a")
-        await settle(pilot)
+        await until(pilot, lambda: table(app).query_one("#bought").display)  # shown once bought
         assert app.state.bought == ["T01"] and app.state.seats[0].coins == 1
         assert "Bought this turn" in str(table(app).query_one("#bought").render())
 
@@ -484,12 +491,10 @@ async def test_a_serve_dialog_closes_when_the_turn_ends() -> None:
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         await pilot.press("s", "1")
-        await settle(pilot)
-        assert isinstance(app.screen, ServeDialog)
+        await until(pilot, lambda: isinstance(app.screen, ServeDialog))
         apply_wire(app.state, 0, {"type": "end_turn"})  # as the table's timeout would
         app.publish()
-        await settle(pilot)
-        assert isinstance(app.screen, TableScreen)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))  # the view came
         assert any(
             message.startswith("Dialog closed: Your turn is over") for _, message in (toasts(app))
         )

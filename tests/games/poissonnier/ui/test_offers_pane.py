@@ -96,7 +96,7 @@ async def test_the_pane_threads_an_open_offer_folds_the_settled_and_counts_down(
         pane.clock = lambda: NOW + 11.5  # time passes: the countdown follows, in warning
         pane._tick()
         assert shown(pane)[0].split("\n")[0].endswith("⏱ 3 s")
-        assert not app._notifications  # offers never toast
+        assert not app.toasted  # offers never toast
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=lambda s: f"{s[0]}x{s[1]}")

@@ -77,5 +77,5 @@ async def test_a_refused_move_is_explained_in_french() -> None:
         except IllegalAction as exc:
             app.say_refusal(exc)
         await settle(pilot)
-        shown = [n.message for n in app._notifications]
+        shown = [n.message for n in app.toasted]
         assert "seul le joueur actif peut terminer le tour (§3.4)" in shown, shown

@@ -60,7 +60,7 @@ async def test_b_with_an_empty_fish_deck_says_why_and_is_not_offered() -> None:
         await pilot.press("b")
         await pilot.pause()
         assert app.moves == []
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in app.toasted]
         assert any("fish deck is empty (§7)" in m for m in said)
 
 
@@ -72,7 +72,7 @@ async def test_serving_keys_out_of_turn_say_why() -> None:
         await pilot.press("s")
         await pilot.press("e")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in app.toasted]
         assert sum("Only the active player serves" in m for m in said) == 2
         assert app.moves == []
 
