@@ -66,6 +66,19 @@ async def test_the_table_log_speaks_french_in_whole_sentences() -> None:
             assert english not in log, (english, log)
 
 
+async def test_the_deal_dialog_names_whose_coins_in_french() -> None:
+    """Ana asks for fish (she is the buyer): her coins read « vous en avez 7 »; the
+    dialog's own keys are in French too."""
+    app = TableApp(midgame())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        shown = text(screen_lines(app))
+    assert "pièces (vous en avez 7)" in shown, shown
+    assert "en a 7" not in shown and "pg.suiv Vendeur suivant" in shown, shown
+
+
 async def test_the_serve_dialog_speaks_french() -> None:
     app = TableApp(midgame())
     async with app.run_test(size=SIZE) as pilot:

@@ -12,9 +12,10 @@ from pathlib import Path
 from logcheck import play_log
 from stacking import stacked_game
 from tablekit import TableApp, midgame
-from test_app_widgets import OfflineApp, fill_state, serve_state
+from test_app_widgets import OfflineApp, fill_state, open_counter, serve_state
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Input
 
 from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, DARK_TEXT
@@ -28,6 +29,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import COLUMNS, PlayersTable
 from poissonnier_tui.hosting.replay import Replay
 from poissonnier_tui.shell.replay_app import ReplayApp
+from poissonnier_tui.shell.screens.footer import KeyBar
 from poissonnier_tui.shell.screens.help import HelpScreen
 from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 
@@ -198,6 +200,41 @@ async def test_deal_dialog_by_keys_at_80x24() -> None:
         assert app.moves[-1]["type"] == "propose" and app.moves[-1]["fish"] == [[0, 1]]
         (proposal,) = app.state.proposals
         assert proposal.seller == 1
+
+
+async def test_counter_price_edited_by_keys_at_80x24() -> None:
+    """A counter at 80×24 (§4): the price can be cleared, retyped and stepped with ↑/↓;
+    the refusal, the buttons and the dialog's own keys stay in sight while editing."""
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await open_counter(app, pilot)  # Bot 1's T for 3 coins; Ana holds 3
+        coins = dialog.query_one("#coins", Input)
+        assert coins.has_focus and coins.value == "3"
+        frame = dialog.query_one("#dialog").content_region
+        await pilot.press("backspace", "9")
+        await settle(pilot)
+        assert coins.value == "9"
+        problem = dialog.query_one("#problem")
+        assert "You have only 3 coins (§4)." in str(problem.render())
+        assert frame.contains_region(problem.region)  # the refusal is in sight
+        await pilot.press("backspace", "2", "up")
+        await settle(pilot)
+        assert coins.value == "3"
+        await pilot.press("down", "down")
+        await settle(pilot)
+        assert coins.value == "1" and str(problem.render()) == ""
+        for button in ("#propose", "#cancel"):
+            assert frame.contains_region(dialog.query_one(button).region), button
+        keys = dialog.query_one(KeyBar)  # the dialog's keys, not the table's
+        assert on_screen(keys) and keys.region.bottom == SMALL[1]
+        assert all(word in keys.text for word in ("+1", "−1", "Propose", "Cancel"))
+        assert "Deal" not in keys.text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        (proposal,) = app.state.proposals
+        assert proposal.proposer == 0 and proposal.coins == 1
+        assert app.moves[-1]["counter"] == 1  # it replaces offer #1
 
 
 async def test_answer_offers_by_keys_at_80x24() -> None:

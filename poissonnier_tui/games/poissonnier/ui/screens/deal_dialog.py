@@ -9,12 +9,15 @@ buyer gives coins and/or special cards. Three ways in:
 * ``counter``: the side a proposal was made to edits its terms (the counter
   replaces it).
 
-Every number is an integer input; ↑/↓ change the focused one, and when
+Every number is a :class:`NumberInput`; ↑/↓ change the focused one, and when
 asking, PgUp/PgDn pick the previous or next seller from any field. The summary
 line reads the terms back as the offers pane will show them, and the
 Propose button stays disabled while the terms cannot work (more fish than a
 crate holds, more coins than the buyer has, specials you do not hold).
-Dismissed with the :class:`DealDraft` to send, or ``None``.
+Dismissed with the :class:`DealDraft` to send, or ``None``. The dialog has its own
+:class:`~poissonnier_tui.shell.screens.footer.KeyBar` (its keys, not the table's)
+and the summary, the problem and the buttons stay docked in sight while the terms
+scroll on a small terminal.
 
 Prices you can read (``net/prices.py``): the dialog shows what every other
 stall's crates hold (public, §9) and the price the other side would deal
@@ -46,6 +49,7 @@ from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import PriceWanted
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.footer import KeyBar
 
 DealMode = Literal["ask", "offer", "counter"]
 """Why the dialog is open: ask a seller, offer to the buyer, or counter a proposal."""
@@ -70,6 +74,38 @@ def price_key(deal: Mapping[str, Any]) -> PriceKey:
     )
 
 
+class NumberInput(Input):
+    """A count or a price: an integer input whose ↑/↓ add or remove one.
+
+    A plain :class:`Input` inherits the scroll keys (↑/↓, PgUp/PgDn) of a
+    scrolling widget: they shadow the dialog's keys, so the footer could not
+    show them. Here ↑/↓ belong to the number itself (shown in the footer);
+    PgUp/PgDn are left to the dialog (the seller, when asking).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "bump(1)", "+1"),
+        Binding("down", "bump(-1)", "−1"),
+    ]
+
+    def __init__(self, value: int, *, id: str, classes: str | None = None) -> None:
+        """Args: value: the starting number (≥ 0); id, classes: as for any widget."""
+        super().__init__(str(value), type="integer", id=id, classes=classes)
+        # Drop the scrolling keys inherited from ScrollView (see the class docstring; this
+        # node's own copy of the bindings); the editing keys (backspace, ←/→...) stay.
+        for key in ("pageup", "pagedown", "ctrl+pageup", "ctrl+pagedown"):
+            self._bindings.key_to_bindings.pop(key, None)
+
+    def action_bump(self, delta: int) -> None:
+        """↑/↓: one more or one less (never below 0); blank or junk counts as 0."""
+        try:
+            current = int(self.value or "0")
+        except ValueError:
+            current = 0
+        self.value = str(max(0, current + delta))
+        self.cursor_position = len(self.value)
+
+
 class DealDialog(ModalScreen[DealDraft | None]):
     """Edits a :class:`DealDraft`; Enter or the Propose button sends it."""
 
@@ -77,10 +113,8 @@ class DealDialog(ModalScreen[DealDraft | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
-        Binding("up", "bump(1)", "+1", show=True),
-        Binding("down", "bump(-1)", "−1", show=True),
-        Binding("pagedown", "seller(1)", N_("Next seller")),
-        Binding("pageup", "seller(-1)", N_("Previous seller")),
+        Binding("pagedown", "seller(1)", N_("Next seller"), key_display=N_("pgdn")),
+        Binding("pageup", "seller(-1)", N_("Previous seller"), key_display=N_("pgup")),
         Binding("ctrl+s", "propose", N_("Propose"), priority=True),
         Binding("f4", "ask_price", N_("Ask their price")),
     ]
@@ -144,23 +178,20 @@ class DealDialog(ModalScreen[DealDraft | None]):
                 yield Label(id="seller-gives", classes="heading")
                 for k in range(MAX_CRATES):
                     yield Label(id=f"crate-label-{k}", classes="crate-label")
-                    yield Input(
-                        str(self.draft.count(k)),
-                        type="integer",
-                        id=f"crate-{k}",
-                        classes="crate-count",
-                    )
+                    yield NumberInput(self.draft.count(k), id=f"crate-{k}", classes="crate-count")
                 for field in SPECIAL_FIELDS:
                     if field == "coins":
                         yield Label(id="buyer-gives", classes="heading")
                     yield Label(id=f"{field}-label")
-                    yield Input(str(getattr(self.draft, field)), type="integer", id=field)
-            yield Static(id="summary")
-            yield Static(id="price")
-            yield Static(id="problem")
-            with Horizontal(classes="buttons"):
-                yield Button(_("Propose (Enter)"), variant="primary", id="propose")
-                yield Button(_("Cancel (Esc)"), id="cancel")
+                    yield NumberInput(getattr(self.draft, field), id=field)
+            with Vertical(id="outcome"):  # docked: in sight while the terms scroll
+                yield Static(id="summary")
+                yield Static(id="price")
+                yield Static(id="problem")
+                with Horizontal(classes="buttons"):
+                    yield Button(_("Propose (Enter)"), variant="primary", id="propose")
+                    yield Button(_("Cancel (Esc)"), id="cancel")
+        yield KeyBar()  # this dialog's keys, over the table's
 
     def on_mount(self) -> None:
         """Label the rows for the chosen seller and focus the first useful input: the
@@ -221,7 +252,13 @@ class DealDialog(ModalScreen[DealDraft | None]):
         labels = {
             "seller_glacons": _("  glaçons ❄") + held(glacons, seller_is_me),
             "seller_arrivages": _("  arrivages ★") + held(arrivages, seller_is_me),
-            "coins": _("  coins [dim](holds {n})[/]").format(n=coins),
+            "coins": (
+                _("  coins [dim](you have {n})[/]").format(n=coins)
+                if buyer == snap.me
+                else _("  coins [dim]({name} has {n})[/]").format(
+                    name=escape(snap.name(buyer)), n=coins
+                )
+            ),
             "buyer_glacons": _("  glaçons ❄") + held(glacons, not seller_is_me),
             "buyer_arrivages": _("  arrivages ★") + held(arrivages, not seller_is_me),
         }
@@ -316,16 +353,6 @@ class DealDialog(ModalScreen[DealDraft | None]):
             self.draft = DealDraft(event.value, counter=self.draft.counter)
             self._relabel()
             self._refresh_summary()
-
-    def action_bump(self, delta: int) -> None:
-        """↑/↓: add or remove one on the focused number."""
-        field = self.focused
-        if isinstance(field, Input):
-            try:
-                current = int(field.value or "0")
-            except ValueError:
-                current = 0
-            field.value = str(max(0, current + delta))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The seller keys only when asking (an offer or counter has its seller fixed)."""
