@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from net.chat import Said
@@ -328,10 +328,7 @@ class TableRelay:
         link = self.link
         if not isinstance(link, Chatty):
             return False
-        task = asyncio.create_task(self._say(link, text), name="chat")
-        self._chats.add(task)
-        task.add_done_callback(self._chats.discard)
-        return True
+        return self._spawn(self._say(link, text), "chat")
 
     def draft(self, on: bool) -> bool:
         """Tell the table our player starts (``on``) or stops drafting a move
@@ -339,10 +336,7 @@ class TableRelay:
         link = self.link
         if not isinstance(link, Drafty):
             return False
-        task = asyncio.create_task(link.draft(on), name="draft")
-        self._chats.add(task)
-        task.add_done_callback(self._drafted)
-        return True
+        return self._spawn(link.draft(on), "draft", logged=True)
 
     def ask_price(self, seat: int, deal: Wire) -> bool:
         """Ask ``seat`` its price on ``deal`` (``net.prices``); ``False`` when not
@@ -350,20 +344,14 @@ class TableRelay:
         link = self.link
         if not isinstance(link, Pricey):
             return False
-        task = asyncio.create_task(link.ask_price(seat, deal), name="ask price")
-        self._chats.add(task)
-        task.add_done_callback(self._drafted)
-        return True
+        return self._spawn(link.ask_price(seat, deal), "ask price", logged=True)
 
     def name_price(self, asker: int, deal: Wire, coins: int | None) -> bool:
         """Answer ``asker``'s price question; ``False`` when not connected or the link cannot."""
         link = self.link
         if not isinstance(link, Pricey):
             return False
-        task = asyncio.create_task(link.name_price(asker, deal, coins), name="name price")
-        self._chats.add(task)
-        task.add_done_callback(self._drafted)
-        return True
+        return self._spawn(link.name_price(asker, deal, coins), "name price", logged=True)
 
     def answer_rematch(self, yes: bool) -> bool:
         """Accept (``yes``) or decline the rematch the host proposed; ``False`` when not
@@ -372,10 +360,7 @@ class TableRelay:
         link = self.link
         if not isinstance(link, Rematchy):
             return False
-        task = asyncio.create_task(self._answer(link, yes), name="rematch answer")
-        self._chats.add(task)
-        task.add_done_callback(self._chats.discard)
-        return True
+        return self._spawn(self._answer(link, yes), "rematch answer")
 
     async def _answer(self, link: Rematchy, yes: bool) -> None:
         try:
@@ -384,10 +369,18 @@ class TableRelay:
             message = _("Could not send your answer: {why}").format(why=exc)
             self._post(ActionRefused("not_sent", message, None))
 
-    def _drafted(self, task: asyncio.Task[None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str, *, logged: bool = False) -> bool:
+        """Run ``work`` (a message to the table) as a task kept until it ends; with
+        ``logged``, a failure is logged (the others say theirs themselves). ``True``."""
+        task = asyncio.create_task(work, name=name)
+        self._chats.add(task)
+        task.add_done_callback(self._logged if logged else self._chats.discard)
+        return True
+
+    def _logged(self, task: asyncio.Task[None]) -> None:
         self._chats.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.info("Could not tell the table about a draft: %s", task.exception())
+            log.info("Could not send %s to the table: %s", task.get_name(), task.exception())
 
     async def _say(self, link: Chatty, text: str) -> None:
         try:
