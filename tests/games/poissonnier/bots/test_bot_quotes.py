@@ -13,6 +13,7 @@ reads only its view: a world redrawn behind the same view gets the same quote.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 
 from net.game import Agent
 from poissonnier_tui.games.poissonnier.bots import LEVELS, make_bot
+from poissonnier_tui.games.poissonnier.bots.hard import HardBot
 from poissonnier_tui.games.poissonnier.quotes import quote, says_yes
 from poissonnier_tui.games.poissonnier.rules.actions import to_wire
 from poissonnier_tui.games.poissonnier.rules.determinize import sample_state
@@ -34,7 +36,10 @@ from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 
 def _bot(kind: str) -> Agent:
-    return make_bot(kind, 3, budget=0.2) if kind == "hard" else make_bot(kind, 3)
+    # The hard bot on a fixed work budget (no clock limits): the same moves under any load.
+    if kind == "hard":
+        return HardBot(3, budget=0.2, time_limit=math.inf, wall_limit=math.inf)
+    return make_bot(kind, 3)
 
 
 def _market_moments(seed: int, wanted: int) -> list[GameState]:

@@ -11,12 +11,14 @@ buying (the person offers the active bot fish).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 from test_bot_quotes import MOMENTS  # serve steps: seat 0 active, seats 0 and 1 hold fish
 
 from poissonnier_tui.games.poissonnier.bots import LEVELS, make_bot
+from poissonnier_tui.games.poissonnier.bots.hard import HardBot
 from poissonnier_tui.games.poissonnier.haggling import TableBot
 from poissonnier_tui.games.poissonnier.rules.actions import to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import (
@@ -66,7 +68,9 @@ def _haggle(state: GameState, bot: TableBot, bot_seat: int, person: int, coins: 
 
 
 def _bot(kind: str, seed: int) -> TableBot:
-    return TableBot(make_bot(kind, seed, budget=0.2) if kind == "hard" else make_bot(kind, seed))
+    if kind == "hard":  # a fixed work budget (no clock limits): the same moves under any load
+        return TableBot(HardBot(seed, budget=0.2, time_limit=math.inf, wall_limit=math.inf))
+    return TableBot(make_bot(kind, seed))
 
 
 SIDES = {
