@@ -42,6 +42,25 @@ def said_in(lang: str, reply: ErrorReply) -> str:
     return refusal_text(reply.code, reply.params, reply.message)
 
 
+def two_seat_table() -> TableServer:
+    """A two-seat Le Poissonnier table that starts once both seats are taken (seed 7)."""
+    return TableServer(
+        PoissonnierGame(), name="langues", seats=2, seed=7, app_version=__version__,
+        auto_start=True,
+    )  # fmt: skip
+
+
+async def marie_and_john(server: TableServer) -> tuple[TableClient, TableClient]:
+    """Marie then John seated at ``server`` over loopback TCP."""
+    marie, john = [
+        await TableClient.connect(
+            "127.0.0.1", server.port, name=name, app_version=__version__, game="poissonnier"
+        )
+        for name in ("Marie", "John")
+    ]
+    return marie, john
+
+
 async def refused(client: TableClient, action: dict[str, object]) -> ErrorReply:
     """Wait for the game to start, send ``action``, and return the table's refusal of it."""
     async with asyncio.timeout(30):
@@ -57,17 +76,9 @@ async def refused(client: TableClient, action: dict[str, object]) -> ErrorReply:
 async def test_a_french_and_an_english_laptop_each_read_a_refusal_in_their_language(
     english_after: None,
 ) -> None:
-    server = TableServer(
-        PoissonnierGame(), name="langues", seats=2, seed=7, app_version=__version__,
-        auto_start=True,
-    )  # fmt: skip
+    server = two_seat_table()
     async with server:
-        marie, john = [
-            await TableClient.connect(
-                "127.0.0.1", server.port, name=name, app_version=__version__, game="poissonnier"
-            )
-            for name in ("Marie", "John")
-        ]
+        marie, john = await marie_and_john(server)
         no_crate = {"type": "take_back", "crate": 7}  # nobody has an eighth crate
         to_marie, to_john = await asyncio.gather(refused(marie, no_crate), refused(john, no_crate))
         for c in (marie, john):
@@ -157,17 +168,9 @@ def table_said_in(lang: str, params: Mapping[str, object] | None, message: str) 
 async def test_the_tables_own_refusals_read_in_each_laptops_language(
     english_after: None,
 ) -> None:
-    server = TableServer(
-        PoissonnierGame(), name="langues", seats=2, seed=7, app_version=__version__,
-        auto_start=True,
-    )  # fmt: skip
+    server = two_seat_table()
     async with server:
-        marie, john = [
-            await TableClient.connect(
-                "127.0.0.1", server.port, name=name, app_version=__version__, game="poissonnier"
-            )
-            for name in ("Marie", "John")
-        ]
+        marie, john = await marie_and_john(server)
         # A chat too long, from each laptop.
         await marie.say("é" * (CHAT_MAX + 5))
         await john.say("e" * (CHAT_MAX + 5))

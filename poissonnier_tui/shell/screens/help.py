@@ -22,13 +22,19 @@ from poissonnier_tui.i18n import N_
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
 HELP_FILES: Final = {"en": "help.md", "fr": "help.fr.md"}
-"""The shell's help in each language, in the ``poissonnier_tui.shell`` package."""
+"""A help's file name in each language, in the package it belongs to (the shell's, or a
+game's ``ui`` package)."""
 
 
-def help_text(lang: str = "en") -> str:
-    """The shell's help in ``lang`` (English when there is none in that language)."""
+def help_text(lang: str = "en", package: str = "poissonnier_tui.shell") -> str:
+    """The Markdown help of ``package`` (the shell's by default; a game's UI package) in
+    ``lang``, English when there is none in that language.
+
+    Raises:
+        FileNotFoundError: ``package`` has no English help file.
+    """
     name = HELP_FILES.get(lang, HELP_FILES["en"])
-    return files("poissonnier_tui.shell").joinpath(name).read_text(encoding="utf-8")
+    return files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 class HelpScreen(ModalScreen[None]):

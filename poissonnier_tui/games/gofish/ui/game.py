@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Final
 
 from net.game import Agent, Wire
@@ -21,9 +20,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from poissonnier_tui.hosting.replay import Replay
-
-HELP_FILES: Final = {"en": "help.md", "fr": "help.fr.md"}
-"""The help in each language, Markdown files in this package."""
 
 
 class GoFishUI:
@@ -83,8 +79,9 @@ class GoFishUI:
 
     def help(self, lang: str = "en") -> str:
         """The rules in short and the keys (``help.md``, ``help.fr.md``)."""
-        name = HELP_FILES.get(lang, HELP_FILES["en"])
-        return files("poissonnier_tui.games.gofish.ui").joinpath(name).read_text(encoding="utf-8")
+        from poissonnier_tui.shell.screens.help import help_text
+
+        return help_text(lang, "poissonnier_tui.games.gofish.ui")
 
     def autoplay_move(self, bot: Agent, snapshot: GoFishSnapshot) -> Wire | None:
         """The bot's ask for this seat: its view and legal asks only; ``None`` when not

@@ -10,7 +10,6 @@ reading a view does not load them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Final
 
 from net.game import Agent, Wire
@@ -22,9 +21,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from poissonnier_tui.hosting.replay import Replay
-
-HELP_FILES: Final = {"en": "help.md", "fr": "help.fr.md"}
-"""The help in each language, Markdown files in this package."""
 
 
 class PoissonnierUI:
@@ -76,9 +72,9 @@ class PoissonnierUI:
 
     def help(self, lang: str = "en") -> str:
         """The rules in short and the table's keys (``help.md``, ``help.fr.md``)."""
-        name = HELP_FILES.get(lang, HELP_FILES["en"])
-        package = files("poissonnier_tui.games.poissonnier.ui")
-        return package.joinpath(name).read_text(encoding="utf-8")
+        from poissonnier_tui.shell.screens.help import help_text
+
+        return help_text(lang, "poissonnier_tui.games.poissonnier.ui")
 
     def autoplay_move(self, bot: Agent, snapshot: TableSnapshot) -> Wire | None:
         """See :func:`poissonnier_tui.games.poissonnier.ui.autoplay.autoplay_move`."""
