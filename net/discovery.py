@@ -382,22 +382,21 @@ class Browser:
             return
         since = now - self._goodbyes.get(name, -GOODBYE_GRACE)
         delay = max(0.0, GOODBYE_GRACE - since)
-        task = asyncio.ensure_future(self._resolve(zeroconf, service_type, name, delay))
+        task = asyncio.ensure_future(self._resolve(zeroconf, service_type, name, now, delay))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(
-        self, zeroconf: Zeroconf, service_type: str, name: str, delay: float = 0.0
+        self, zeroconf: Zeroconf, service_type: str, name: str, seen: float, delay: float = 0.0
     ) -> None:
         """Resolve ``name`` (after ``delay`` seconds) and list it, unless it said goodbye
-        meanwhile (:data:`GOODBYE_GRACE`)."""
-        asked = time.monotonic()
+        after it was ``seen`` (``time.monotonic()`` of the sighting; :data:`GOODBYE_GRACE`)."""
         if delay:
             await asyncio.sleep(delay)
         info = AsyncServiceInfo(service_type, name)
         if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
             return
-        if self._goodbyes.get(name, -math.inf) >= asked:
+        if self._goodbyes.get(name, -math.inf) >= seen:
             return
         ad = _ad_from_info(info)
         if ad is None or self.tables.get(name) == ad:
