@@ -52,6 +52,15 @@ async def test_n_declines_with_a_reason_and_a_price_the_log_says_so() -> None:
         assert "2 coins is too much — 1 coin and it's a deal" in text
 
 
+async def test_a_price_field_takes_digits_only() -> None:
+    """No sign, no letters: a price is a count of coins (RULES.md §4), never below 0."""
+    app = AskedTable()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("n", "1", "minus", "x", "2", "plus", "3")
+        assert app.screen.query_one("#price", Input).value == "23"
+
+
 async def test_a_price_that_says_nothing_is_left_out_and_esc_keeps_the_offer() -> None:
     app = AskedTable()
     async with app.run_test(size=(160, 50)) as pilot:

@@ -30,7 +30,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import apply, apply_wire, le
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
-from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
+from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog, NumberInput
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
@@ -347,6 +347,17 @@ async def test_page_keys_pick_the_seller_in_the_deal_dialog() -> None:
         await settle(pilot)
         (proposal,) = app.state.proposals
         assert proposal.seller == 2 and proposal.fish == [(0, 1, "M")]
+
+
+async def test_deal_dialog_numbers_take_digits_only() -> None:
+    """A count or price is never below 0 (§4): a typed sign or letter is not taken."""
+    app = OfflineApp(market3_state())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await press_deal(app, pilot)
+        field = app.focused
+        assert isinstance(field, NumberInput)
+        await pilot.press("minus", "x", "2")
+        assert field.value.lstrip("0") == "2"
 
 
 async def test_click_on_a_client_opens_the_serve_dialog() -> None:

@@ -30,6 +30,7 @@ from poissonnier_tui.games.poissonnier.ui.reasons import (
     because,
     reason_label,
 )
+from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DIGITS
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.screens.fields import translate_bindings
@@ -71,7 +72,9 @@ class ReasonDialog(ModalScreen[dict[str, Any] | None]):
             yield OptionList(
                 *[f"{n}. {reason_label(r)}" for n, r in enumerate(self.reasons, 1)], id="reasons"
             )
-            yield Input(placeholder=_("your price (optional)"), type="integer", id="price")
+            yield Input(
+                placeholder=_("your price (optional)"), type="integer", restrict=DIGITS, id="price"
+            )
             yield Static(id="said", classes="hint")
             yield Static(_("1–4 picks a reason · Enter declines · Esc cancels"), classes="hint")
 
@@ -167,7 +170,9 @@ class PriceDialog(ModalScreen[PriceAnswer]):
             yield Static(_("For: {goods}").format(goods=goods(self.deal)))
             if self.deal.get("buyer_glacons") or self.deal.get("buyer_arrivages"):
                 yield Static(_("and, besides coins: {price}").format(price=price(self.deal)))
-            yield Input(placeholder=_("your price in coins"), type="integer", id="price")
+            yield Input(
+                placeholder=_("your price in coins"), type="integer", restrict=DIGITS, id="price"
+            )
             yield Static(
                 _("Enter names it (only they hear it) · ctrl+n: no price · Esc: no answer"),
                 classes="hint",

@@ -74,6 +74,10 @@ def price_key(deal: Mapping[str, Any]) -> PriceKey:
     )
 
 
+DIGITS = r"[0-9]*"
+"""What a count or price field accepts as typed (no sign: none is ever below 0)."""
+
+
 class NumberInput(Input):
     """A count or a price: an integer input whose ↑/↓ add or remove one.
 
@@ -90,7 +94,7 @@ class NumberInput(Input):
 
     def __init__(self, value: int, *, id: str, classes: str | None = None) -> None:
         """Args: value: the starting number (≥ 0); id, classes: as for any widget."""
-        super().__init__(str(value), type="integer", id=id, classes=classes)
+        super().__init__(str(value), type="integer", restrict=DIGITS, id=id, classes=classes)
         # Drop the scrolling keys inherited from ScrollView (see the class docstring; this
         # node's own copy of the bindings); the editing keys (backspace, ←/→...) stay.
         for key in ("pageup", "pagedown", "ctrl+pageup", "ctrl+pagedown"):
