@@ -12,6 +12,8 @@ nothing at all. A click on a key presses it, as in Textual's footer.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -131,3 +133,21 @@ class KeyBar(Widget):
             if start <= event.x < end:
                 self.app.simulate_key(key)
                 return
+
+
+def fit_keys(screen: Screen[Any], narrow: bool, shown_in_place: Collection[str]) -> None:
+    """Fit ``screen``'s key line to the terminal's width.
+
+    When ``narrow``, its :class:`KeyBar` is compact and leaves out the keys of
+    ``shown_in_place`` (action names the screen already writes where they act, such
+    as a button labelled with its key), so that the others fit in 80 columns; those
+    keys all still work. Call it on mount and on every resize.
+    """
+    keys = screen._bindings.key_to_bindings
+    for key, group in keys.items():
+        keys[key] = [
+            replace(b, show=not narrow) if b.action in shown_in_place else b for b in group
+        ]
+    for footer in screen.query(KeyBar).results(KeyBar):
+        footer.compact = narrow
+    screen.refresh_bindings()

@@ -360,6 +360,18 @@ async def test_deal_dialog_numbers_take_digits_only() -> None:
         assert field.value.lstrip("0") == "2"
 
 
+async def test_deal_dialog_at_80x24_shows_the_field_being_edited() -> None:
+    """With three players the dialog lists the stalls and a seller; at 80×24 the crate
+    row in focus is still in sight, between the seller's list and the docked summary."""
+    app = OfflineApp(market3_state())
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await press_deal(app, pilot)
+        field = app.focused
+        assert isinstance(field, NumberInput) and field.id == "crate-0"
+        assert field.region.y > dialog.query_one("#seller").region.bottom - 1
+        assert field.region.bottom <= dialog.query_one("#outcome").region.y
+
+
 async def test_click_on_a_client_opens_the_serve_dialog() -> None:
     app = OfflineApp(serve_state())
     async with app.run_test(size=(160, 50)) as pilot:

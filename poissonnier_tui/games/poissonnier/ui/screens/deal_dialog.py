@@ -46,10 +46,11 @@ from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.describe import proposal_text
 from poissonnier_tui.games.poissonnier.ui.palette import chips
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
+from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import NARROW_BELOW
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import PriceWanted
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.footer import KeyBar, fit_keys
 
 DealMode = Literal["ask", "offer", "counter"]
 """Why the dialog is open: ask a seller, offer to the buyer, or counter a proposal."""
@@ -108,6 +109,12 @@ class NumberInput(Input):
             current = 0
         self.value = str(max(0, current + delta))
         self.cursor_position = len(self.value)
+
+
+SHORT_BELOW: Final = 30
+"""Fewer rows than this, the dialog's list and buttons are drawn without borders."""
+ON_THE_BUTTONS: Final = frozenset({"cancel", "propose"})
+"""The dialog's actions whose keys its buttons name."""
 
 
 class DealDialog(ModalScreen[DealDraft | None]):
@@ -200,6 +207,7 @@ class DealDialog(ModalScreen[DealDraft | None]):
     def on_mount(self) -> None:
         """Label the rows for the chosen seller and focus the first useful input: the
         crate asked for (or the first with fish), the price when countering."""
+        self.on_resize()
         self._relabel()
         self._refresh_summary()
         crates = self._crates()
@@ -211,6 +219,18 @@ class DealDialog(ModalScreen[DealDraft | None]):
         if self.mode == "counter":
             target = "#coins"  # a counter usually haggles over the price (§4)
         self.query_one(target, Input).focus()
+
+    def on_resize(self) -> None:
+        """Below 100 columns the key line is compact and leaves out Esc and ctrl+s,
+        which the buttons name, so that every other key shows in 80 columns; below 30
+        rows the seller's list and the buttons lose their borders, so that the terms
+        being edited show between them at 80×24."""
+        fit_keys(self, self.app.size.width < NARROW_BELOW, ON_THE_BUTTONS)
+        short = self.app.size.height < SHORT_BELOW
+        for select in self.query("#seller").results(Select):
+            select.compact = short
+        for button in self.query("#outcome Button").results(Button):
+            button.compact = short
 
     def _crates(self) -> list[str]:
         """The seller's crates as freshness codes (public, §9)."""

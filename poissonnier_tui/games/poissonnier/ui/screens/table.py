@@ -22,7 +22,6 @@ worker sends it. What the screen shows is only ever the server's last view.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar, Final, Literal
 
 from textual import events
@@ -78,7 +77,7 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.footer import fit_keys
 
 SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
 """Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
@@ -259,15 +258,7 @@ class TableScreen(Screen[None]):
         """Below 100 columns the footer is compact and leaves out the keys the board
         offers in place (``b``: the stall's next slot says "b buys it"), so that every
         other key shows in 80 columns; they all still work."""
-        narrow = self.app.size.width < NARROW_BELOW
-        keys = self._bindings.key_to_bindings
-        for key, group in keys.items():
-            keys[key] = [
-                replace(b, show=not narrow) if b.action in SHOWN_ON_THE_BOARD else b for b in group
-            ]
-        for footer in self.query(KeyBar).results(KeyBar):
-            footer.compact = narrow
-        self.refresh_bindings()
+        fit_keys(self, self.app.size.width < NARROW_BELOW, SHOWN_ON_THE_BOARD)
 
     # --- data flows down -----------------------------------------------------------------------
 
