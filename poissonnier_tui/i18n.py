@@ -160,6 +160,16 @@ def pgettext(context: str, message: str) -> str:
     return _current.pgettext(context, message)
 
 
+def decimal(value: float, places: int | None = None) -> str:
+    """``value`` written with the current language's decimal separator ("0.25" in
+    English, "0,25" in French), with ``places`` digits after it, or as short as it
+    reads exactly when ``places`` is ``None`` (``format(value, "g")``: 3 → "3",
+    1.5 → "1.5"). No thousands grouping. The separator is the catalogue's own
+    translation of "." (context ``decimal separator``)."""
+    text = format(value, "g") if places is None else f"{value:.{places}f}"
+    return text.replace(".", pgettext("decimal separator", "."))
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it now (for constants
     read at import time: translate them with :func:`_` where they are shown)."""

@@ -98,6 +98,9 @@ def test_the_command_line_in_french_has_no_english(
     assert "1 partie de poissonnier, 2 joueurs (greedy, greedy), graine 3" in french[
         "simulate --games 1 --players 2 --seed 3"
     ]
+    # numbers with a decimal comma: "0,12 s, 8,3 parties/s", "durée moyenne 2,5 ms"...
+    simulated = french["simulate --games 1 --players 2 --seed 3"]
+    assert re.search(r"\d+,\d\d\u00a0s", simulated) and not re.search(r"\d\.\d", simulated)
     found = {what: english_words(text) for what, text in french.items()}
     assert {what: words for what, words in found.items() if words} == {}
 
@@ -106,6 +109,8 @@ def test_the_same_printouts_in_english_are_found_english(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     english = printouts("en", tmp_path, capsys)
+    simulated = english["simulate --games 1 --players 2 --seed 3"]
+    assert re.search(r"\d+\.\d\d s", simulated) and not re.search(r"\d,\d", simulated)
     assert all(english_words(text) for text in english.values()), [
         what for what, text in english.items() if not english_words(text)
     ]
@@ -118,8 +123,8 @@ def test_no_tables_found_is_said_in_french(
         return []
 
     monkeypatch.setattr("poissonnier_tui.commands.tables.discover_all", nothing)
-    said = run(["tables", "--lang", "fr", "--timeout", "2"], capsys)
-    assert said.startswith("Aucune table trouvée en 2 s. L'hôte est-il sur ce réseau\u00a0?")
+    said = run(["tables", "--lang", "fr", "--timeout", "2.5"], capsys)
+    assert said.startswith("Aucune table trouvée en 2,5 s. L'hôte est-il sur ce réseau\u00a0?")
     assert english_words(said) == []
     i18n.set_language("en")
     assert english_words(run(["tables", "--timeout", "2"], capsys))

@@ -17,7 +17,7 @@ from typing import Any
 from poissonnier_tui.arena.play import check_lineup, entry_of, play_game, tally_word
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import _, decimal, ngettext
 
 
 @dataclass(slots=True)
@@ -108,7 +108,7 @@ class SimulationReport:
         )
         tallies = "".join(
             _("; {tally} per game {mean}").format(
-                tally=tally_word(self.game, k), mean=f"{self.mean(k):.1f}"
+                tally=tally_word(self.game, k), mean=decimal(self.mean(k), 1)
             )
             for k in self.totals
         )
@@ -126,13 +126,13 @@ class SimulationReport:
                 "{seconds} s, {rate} games/s; decisions: {decisions}, mean {mean} ms, "
                 "max {max} ms"
             ).format(
-                seconds=f"{self.seconds:.2f}", rate=f"{self.games_per_second:.1f}",
-                decisions=self.decisions, mean=f"{self.decision_ms_mean:.3f}",
-                max=f"{self.decision_ms_max:.2f}",
+                seconds=decimal(self.seconds, 2), rate=decimal(self.games_per_second, 1),
+                decisions=self.decisions, mean=decimal(self.decision_ms_mean, 3),
+                max=decimal(self.decision_ms_max, 2),
             ),
             "  "
             + _("finished {finished}; mean turns {turns}").format(
-                finished=self.finished, turns=f"{self.mean_turns:.1f}"
+                finished=self.finished, turns=decimal(self.mean_turns, 1)
             )
             + tallies,
             "  " + _("wins (a shared victory credits each winner): {seats}").format(seats=seats),

@@ -26,7 +26,7 @@ from poissonnier_tui.arena.play import (
 )
 from poissonnier_tui.arena.stats import game_seeds, means, percentile, seat_scores, wilson_interval
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import _, decimal, ngettext
 
 
 @dataclass(slots=True)
@@ -156,11 +156,11 @@ class TournamentReport:
                 ),
             )
             + (
-                _(", hard budget ×{budget}").format(budget=f"{self.budget:g}")
+                _(", hard budget ×{budget}").format(budget=decimal(self.budget))
                 if self.budget != 1.0
                 else ""
             )
-            + _("; {seconds} s").format(seconds=f"{self.seconds:.1f}")
+            + _("; {seconds} s").format(seconds=decimal(self.seconds, 1))
         )  # fmt: skip
         score_keys = list(dict.fromkeys(k for e in self.entrants for k in e.scores))
         count_keys = list(dict.fromkeys(k for e in self.entrants for k in e.counts))
@@ -175,13 +175,15 @@ class TournamentReport:
             rows.append(
                 (
                     e.label,
-                    f"{100 * e.win_rate:.1f}%",
-                    f"{100 * e.ci_low:.1f}–{100 * e.ci_high:.1f}%",
-                    *(f"{e.scores.get(k, 0.0):.1f}" for k in score_keys),
+                    _("{percent}%").format(percent=decimal(100 * e.win_rate, 1)),
+                    _("{low}–{high}%").format(
+                        low=decimal(100 * e.ci_low, 1), high=decimal(100 * e.ci_high, 1)
+                    ),
+                    *(decimal(e.scores.get(k, 0.0), 1) for k in score_keys),
                     *(str(e.counts.get(k, 0)) for k in count_keys),
-                    f"{e.ms_median:.2f}",
-                    f"{e.ms_p95:.2f}",
-                    f"{e.cpu_ms_p95:.2f}",
+                    decimal(e.ms_median, 2),
+                    decimal(e.ms_p95, 2),
+                    decimal(e.cpu_ms_p95, 2),
                     str(e.illegal),
                 )
             )

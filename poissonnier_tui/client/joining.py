@@ -37,7 +37,7 @@ from poissonnier_tui import __version__
 from poissonnier_tui.games import GameEntry, game_entry, game_names
 from poissonnier_tui.hosting.lan import format_address, incompatibility, parse_address
 from poissonnier_tui.hosting.tokens import TokenStore
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import _, decimal, ngettext
 from poissonnier_tui.refusals import refusal_or_message
 
 FIND_TIMEOUT = 5.0
@@ -194,10 +194,10 @@ async def find_table(
             return ad
     others = [f"{ad.name!r} ({why})" for ad in ads if (why := incompatibility(ad))]
     found_none = (
-        _("Found no table named {name} on the LAN in {timeout:g} s.")
+        _("Found no table named {name} on the LAN in {timeout} s.")
         if table
-        else _("Found no table to join on the LAN in {timeout:g} s.")
-    ).format(name=repr(table), timeout=timeout)
+        else _("Found no table to join on the LAN in {timeout} s.")
+    ).format(name=repr(table), timeout=decimal(timeout))
     detail = " " + _("Seen but not joinable: {tables}.").format(tables="; ".join(others))
     raise JoinError("not_found", found_none + (detail if others else ""))
 
@@ -368,7 +368,7 @@ async def join_headless(
     out(
         joined.format(
             table=repr(client.table.name), game=entry.title, address=address_text,
-            n=(client.seat or 0) + 1, seconds=f"{time.monotonic() - started:.3f}",
+            n=(client.seat or 0) + 1, seconds=decimal(time.monotonic() - started, 3),
         )
     )  # fmt: skip
     recorder = Recorder(record) if record else None
@@ -428,11 +428,11 @@ def attempt_text(attempt: Attempt) -> str:
         return _("Host lost — reconnecting… (attempt {n})").format(n=attempt.number)
     if attempt.state == "waiting":
         return _("Host lost — reconnecting… (attempt {n} failed, next in {s} s)").format(
-            n=attempt.number, s=f"{attempt.next_in or 0:.1f}"
+            n=attempt.number, s=decimal(attempt.next_in or 0, 1)
         )
     if attempt.state == "back":
         return _("Reconnected after {s} s (attempt {n}).").format(
-            s=f"{attempt.elapsed:.2f}", n=attempt.number
+            s=decimal(attempt.elapsed, 2), n=attempt.number
         )
     return ngettext(
         "Gave up reconnecting after {n} attempt: {why}",
@@ -495,7 +495,7 @@ async def _come_back(
     out(
         back_at.format(
             address=back.address, n=(back.client.seat or 0) + 1,
-            seconds=f"{time.monotonic() - started:.2f}",
+            seconds=decimal(time.monotonic() - started, 2),
         )
     )  # fmt: skip
     return back

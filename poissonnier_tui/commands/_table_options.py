@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from poissonnier_tui.commands import add_game_option, bot_delay, option_pair
 from poissonnier_tui.commands._resume import add_resume_options
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, decimal
 
 if TYPE_CHECKING:
     from net.drafts import DraftRules
@@ -76,8 +76,8 @@ def add_draft_options(p: argparse.ArgumentParser) -> None:
 
     p.add_argument(
         "--draft-seconds", type=seconds_or_off, default=DRAFT_SECONDS, metavar="SECONDS",
-        help=_("how long a player preparing an offer holds the bots (default {default:g}; "
-               "0: the bots never wait)").format(default=DRAFT_SECONDS),
+        help=_("how long a player preparing an offer holds the bots (default {default}; "
+               "0: the bots never wait)").format(default=decimal(DRAFT_SECONDS)),
     )  # fmt: skip
     p.add_argument(
         "--drafts-per-wait", type=draft_count, default=DRAFTS_PER_WAIT, metavar="N",
@@ -87,7 +87,7 @@ def add_draft_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--answer-seconds", type=seconds_or_off, default=ANSWER_SECONDS, metavar="SECONDS",
         help=_("how long an offer waits for its answer before the table withdraws it "
-               "(default {default:g}; 0: until it lapses)").format(default=ANSWER_SECONDS),
+               "(default {default}; 0: until it lapses)").format(default=decimal(ANSWER_SECONDS)),
     )  # fmt: skip
 
 
@@ -178,7 +178,7 @@ def add_patience_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot-patience", type=seconds, default=BOT_PATIENCE, metavar="SECONDS",
         help=_("how long a bot leaves its offer to a person open before it may withdraw it "
-               "(default {default:g})").format(default=BOT_PATIENCE),
+               "(default {default})").format(default=decimal(BOT_PATIENCE)),
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import seconds
-from poissonnier_tui.i18n import N_, _
+from poissonnier_tui.i18n import N_, _, decimal
 
 MIN_LISTEN = 2.0
 """Seconds ``tables`` listens at least: zeroconf needs about 1.5 s to hear a table."""
@@ -34,8 +34,10 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--timeout", type=seconds, default=None, metavar="S",
-        help=_("seconds to listen (default 3, at least {least:g}; "
-               "with --watch: default {watch:g})").format(least=MIN_LISTEN, watch=WATCH_TIMEOUT),
+        help=_("seconds to listen (default 3, at least {least}; "
+               "with --watch: default {watch})").format(
+                   least=decimal(MIN_LISTEN), watch=decimal(WATCH_TIMEOUT)
+               ),
     )  # fmt: skip
     p.add_argument(
         "--watch", action="store_true",
@@ -74,9 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if listen > asked:
         print(
             _(
-                "(Listening {listen:g} s rather than {asked:g} s: zeroconf needs about 1.5 s "
+                "(Listening {listen} s rather than {asked} s: zeroconf needs about 1.5 s "
                 "to hear a table.)"
-            ).format(listen=listen, asked=asked),
+            ).format(listen=decimal(listen), asked=decimal(asked)),
             file=sys.stderr,
         )
     try:
@@ -94,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(
             _(
-                "No tables found in {listen:g} s. Is the host on this network? "
+                "No tables found in {listen} s. Is the host on this network? "
                 "Try --interface IP, or join by address: poissonnier join HOST:PORT"
-            ).format(listen=listen)
+            ).format(listen=decimal(listen))
         )
         return 0
     print(format_rows(rows))

@@ -49,7 +49,7 @@ from poissonnier_tui.hosting.persistence import (
     record_table,
     restore_table,
 )
-from poissonnier_tui.i18n import _, ngettext
+from poissonnier_tui.i18n import _, decimal, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -260,7 +260,7 @@ class TableSettings:
         if not 0 < self.bot_patience <= BOT_PATIENCE_MAX:
             out.append(
                 _("--bot-patience must be more than 0 and at most {seconds} s").format(
-                    seconds=f"{BOT_PATIENCE_MAX:g}"
+                    seconds=decimal(BOT_PATIENCE_MAX)
                 )
             )
         if self.fill_timeout is not None and not self.fill_timeout > 0:

@@ -37,7 +37,7 @@ from net.messages import (
 )
 from net.prices import PriceAsked, Priced
 from net.reconnect import GIVE_UP_AFTER, Attempt, GaveUp, TableTarget, known_hosts, reconnect_table
-from poissonnier_tui.i18n import _
+from poissonnier_tui.i18n import _, decimal
 from poissonnier_tui.refusals import goodbye_text, refusal_or_message
 from poissonnier_tui.shell.link import TableLink, open_link
 from poissonnier_tui.shell.messages import (
@@ -223,7 +223,7 @@ class TableRelay:
                 text = _("Host lost — reconnecting… (attempt {n})").format(n=attempt.number)
             elif attempt.state == "waiting":
                 text = _("Host lost — reconnecting… (attempt {n}, next in {s} s)").format(
-                    n=attempt.number, s=f"{attempt.next_in or 0:.0f}"
+                    n=attempt.number, s=decimal(attempt.next_in or 0, 0)
                 )
             else:
                 return

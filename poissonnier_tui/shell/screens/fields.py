@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.i18n import N_, _, decimal, ngettext
 
 
 class FieldError(ValueError):
@@ -240,5 +240,5 @@ def parse_seconds(text: str, *, most: float | None, optional: bool) -> float | N
     if value != value or too_low or (most is not None and value > most):
         if most is None:
             raise FieldError(_("Type a number of seconds above 0, or leave it blank."))
-        raise FieldError(_("Type 0 to {most} seconds.").format(most=f"{most:g}"))
+        raise FieldError(_("Type 0 to {most} seconds.").format(most=decimal(most)))
     return value

@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
-from poissonnier_tui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
+from poissonnier_tui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, decimal
 from poissonnier_tui.settings import (
     MAX_BOT_DELAY,
     MAX_NAME,
@@ -96,9 +96,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Static(id="name-error", classes="error")
             with Horizontal(classes="row"):
                 yield Label(_("Bot pace"), classes="label")
-                yield Input(f"{settings.bot_delay:g}", id="bot_delay", compact=True)
+                yield Input(decimal(settings.bot_delay), id="bot_delay", compact=True)
                 yield Static(
-                    _("seconds a move, 0 to {most}").format(most=f"{MAX_BOT_DELAY:g}"),
+                    _("seconds a move, 0 to {most}").format(most=decimal(MAX_BOT_DELAY)),
                     classes="hint",
                 )
             yield Static(id="bot_delay-error", classes="error")
