@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import socket
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from poissonnier_tui.commands import add_game_option, bot_delay, option_pair
 from poissonnier_tui.commands._resume import add_resume_options
@@ -75,31 +75,52 @@ def add_draft_options(p: argparse.ArgumentParser) -> None:
     from net.drafts import ANSWER_SECONDS, DRAFT_SECONDS, DRAFTS_PER_WAIT
 
     p.add_argument(
-        "--draft-seconds", type=seconds_or_off, default=DRAFT_SECONDS, metavar="SECONDS",
+        "--draft-seconds", type=seconds_or_off, default=None, metavar="SECONDS",
         help=_("how long a player preparing an offer holds the bots (default {default}; "
                "0: the bots never wait)").format(default=decimal(DRAFT_SECONDS)),
     )  # fmt: skip
     p.add_argument(
-        "--drafts-per-wait", type=draft_count, default=DRAFTS_PER_WAIT, metavar="N",
+        "--drafts-per-wait", type=draft_count, default=None, metavar="N",
         help=_("offers a player may prepare while the table waits on the same players, "
                "e.g. during one bot's turn (default {default})").format(default=DRAFTS_PER_WAIT),
     )  # fmt: skip
     p.add_argument(
-        "--answer-seconds", type=seconds_or_off, default=ANSWER_SECONDS, metavar="SECONDS",
+        "--answer-seconds", type=seconds_or_off, default=None, metavar="SECONDS",
         help=_("how long an offer waits for its answer before the table withdraws it "
                "(default {default}; 0: until it lapses)").format(default=decimal(ANSWER_SECONDS)),
     )  # fmt: skip
 
 
 def draft_rules(args: argparse.Namespace) -> DraftRules:
-    """The time-to-deal bounds given by :func:`add_draft_options` (RULES.md §4, R25)."""
+    """The time-to-deal bounds given by :func:`add_draft_options` (RULES.md §4, R25);
+    the defaults for those not given."""
     from net.drafts import DraftRules
 
+    rules = DraftRules()
     return DraftRules(
-        seconds=args.draft_seconds,
-        per_wait=args.drafts_per_wait,
-        answer_seconds=args.answer_seconds,
+        seconds=rules.seconds if args.draft_seconds is None else args.draft_seconds,
+        per_wait=rules.per_wait if args.drafts_per_wait is None else args.drafts_per_wait,
+        answer_seconds=(
+            rules.answer_seconds if args.answer_seconds is None else args.answer_seconds
+        ),
     )
+
+
+RESUMABLE: Final = ("draft_seconds", "drafts_per_wait", "answer_seconds", "bot_patience",
+                    "spectators_heard")  # fmt: skip
+"""The table options a resumed table takes from its log unless the command line gives them."""
+
+
+def given_options(args: argparse.Namespace) -> frozenset[str]:
+    """Which of :data:`RESUMABLE` the command line gave (they default to ``None``)."""
+    return frozenset(k for k in RESUMABLE if getattr(args, k, None) is not None)
+
+
+def bot_patience(args: argparse.Namespace) -> float:
+    """``--bot-patience``, or its default when not given."""
+    from net.turns import BOT_PATIENCE
+
+    return BOT_PATIENCE if args.bot_patience is None else float(args.bot_patience)
 
 
 def port_number(text: str) -> int:
@@ -176,7 +197,7 @@ def add_patience_option(p: argparse.ArgumentParser) -> None:
     from net.turns import BOT_PATIENCE
 
     p.add_argument(
-        "--bot-patience", type=seconds, default=BOT_PATIENCE, metavar="SECONDS",
+        "--bot-patience", type=seconds, default=None, metavar="SECONDS",
         help=_("how long a bot leaves its offer to a person open before it may withdraw it "
                "(default {default})").format(default=decimal(BOT_PATIENCE)),
     )  # fmt: skip
@@ -221,7 +242,7 @@ def add_table_options(p: argparse.ArgumentParser) -> None:
         "--no-spectators", dest="spectators", action="store_false", help=_("refuse spectators")
     )
     p.add_argument(
-        "--quiet-spectators", dest="spectators_heard", action="store_false",
+        "--quiet-spectators", dest="spectators_heard", action="store_false", default=None,
         help=_("players do not hear what spectators say in the chat (spectators still hear "
                "everyone)"),
     )  # fmt: skip
@@ -263,7 +284,7 @@ def settings_from(
         bots=args.bots,
         bot_kinds=levels_of(args, entry),
         bot_delay=args.bot_delay,
-        bot_patience=args.bot_patience,
+        bot_patience=bot_patience(args),
         port=args.port,
         interface=args.interface,
         code=generate_code() if args.code == AUTO_CODE else args.code,
@@ -273,5 +294,5 @@ def settings_from(
         start_when_full=start_when_full,
         host_seat=host_seat,
         drafts=draft_rules(args),
-        chat=ChatPolicy(spectators_to_players=args.spectators_heard),
+        chat=ChatPolicy(spectators_to_players=args.spectators_heard is not False),
     )

@@ -46,11 +46,14 @@ def run(args: argparse.Namespace) -> int:
     plan = None
     if args.resume is not None:  # carry on a saved game from seat 0
         from poissonnier_tui.commands._resume import load_plan
+        from poissonnier_tui.commands._table_options import given_options
         from poissonnier_tui.hosting.tables import resumed_settings
 
         if (plan := load_plan(args)) is None:
             return 1
-        settings = resumed_settings(plan, settings, name_given=args.table is not None)
+        settings = resumed_settings(
+            plan, settings, name_given=args.table is not None, given=given_options(args)
+        )
     if problems := settings.problems():
         for problem in problems:
             print(f"poissonnier: {problem}", file=sys.stderr)

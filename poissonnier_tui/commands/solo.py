@@ -64,7 +64,7 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the options against the game and run the TUI; exit 2 on bad options."""
     from poissonnier_tui.commands import table_options
-    from poissonnier_tui.commands._table_options import draft_rules, levels_of
+    from poissonnier_tui.commands._table_options import bot_patience, draft_rules, levels_of
     from poissonnier_tui.games import game_entry
     from poissonnier_tui.hosting.tables import solo_settings
     from poissonnier_tui.shell.session import SoloSession
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     drafts = draft_rules(args)
     settings = solo_settings(
         entry.name, bots=bots, bot_kinds=levels, seed=args.seed, options=options,
-        bot_patience=args.bot_patience, drafts=drafts,
+        bot_patience=bot_patience(args), drafts=drafts,
     )  # fmt: skip
     if problems := settings.problems():
         for problem in problems:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             bot_kinds=levels,
             game=entry.name,
             options=options or None,
-            bot_patience=args.bot_patience,
+            bot_patience=bot_patience(args),
             drafts=drafts,
         )
     )

@@ -26,7 +26,7 @@ import asyncio
 import errno
 import logging
 import secrets
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol, runtime_checkable
 
@@ -316,13 +316,22 @@ def solo_settings(
 
 
 def resumed_settings(
-    plan: ResumePlan, settings: TableSettings, *, name_given: bool
+    plan: ResumePlan,
+    settings: TableSettings,
+    *,
+    name_given: bool,
+    given: Collection[str] = (),
 ) -> TableSettings:
     """``settings`` (from a command line) made to fit the logged table.
 
     The game, its options, seats, bots and seed always come from the log; the
     table name, join code and time limit too unless the command line gave
     them (``name_given``; a ``code`` or ``fill_timeout`` that is not ``None``);
+    the time to deal, the bots' patience and whether players hear spectators
+    too unless named in ``given`` (``draft_seconds``, ``drafts_per_wait``,
+    ``answer_seconds``, ``bot_patience``, ``spectators_heard``), and only
+    logged values of the right type and range are taken (a log is a file
+    anyone could have edited; see :func:`logged_table_options`);
     the port is the logged one unless one was given (see
     :func:`~poissonnier_tui.hosting.persistence.logged_port`). The level the
     host's lobby seats next stays the command line's if the logged game has
@@ -355,7 +364,65 @@ def resumed_settings(
             else float(fill)
         ),
         port=settings.port if settings.port is not None else logged_port(plan),
+        **logged_table_options(table, settings, given),
     )
+
+
+def recorded_table_options(settings: TableSettings) -> dict[str, Any]:
+    """What a hosted table's log keeps of its time to deal (RULES.md R25), its bots'
+    patience and its chat policy, for :func:`resumed_settings`: ``{"drafts":
+    {"seconds", "per_wait", "answer_seconds"}, "bot_patience", "spectators_heard"}``."""
+    drafts = settings.drafts
+    return {
+        "drafts": {
+            "seconds": drafts.seconds,
+            "per_wait": drafts.per_wait,
+            "answer_seconds": drafts.answer_seconds,
+        },
+        "bot_patience": settings.bot_patience,
+        "spectators_heard": settings.chat.spectators_to_players,
+    }
+
+
+def logged_table_options(
+    table: Mapping[str, Any], settings: TableSettings, given: Collection[str]
+) -> dict[str, Any]:
+    """``drafts``, ``bot_patience`` and ``chat`` for :func:`resumed_settings`: each
+    logged value (:func:`recorded_table_options`) unless the command line gave it
+    (``given``) or it is not a value the command line could have given (wrong type,
+    out of range: the command line's own then stays)."""
+
+    def number(value: Any, low: float, high: float) -> float | None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return float(value) if ok and low <= value <= high else None
+
+    logged = table.get("drafts")
+    logged = logged if isinstance(logged, Mapping) else {}
+    drafts = settings.drafts
+    seconds = number(logged.get("seconds"), 0, 3600)
+    answer = number(logged.get("answer_seconds"), 0, 3600)
+    per_wait = number(logged.get("per_wait"), 1, 99)
+    if seconds is not None and "draft_seconds" not in given:
+        drafts = replace(drafts, seconds=seconds)
+    if answer is not None and "answer_seconds" not in given:
+        drafts = replace(drafts, answer_seconds=answer)
+    if per_wait is not None and per_wait == int(per_wait) and "drafts_per_wait" not in given:
+        drafts = replace(drafts, per_wait=int(per_wait))
+    patience = number(table.get("bot_patience"), 0, BOT_PATIENCE_MAX)
+    heard = table.get("spectators_heard")
+    return {
+        "drafts": drafts,
+        "bot_patience": (
+            patience
+            if patience is not None and patience > 0 and "bot_patience" not in given
+            else settings.bot_patience
+        ),
+        "chat": (
+            replace(settings.chat, spectators_to_players=heard)
+            if isinstance(heard, bool) and "spectators_heard" not in given
+            else settings.chat
+        ),
+    }
 
 
 # --- the running table ---------------------------------------------------------------------------
@@ -643,7 +710,11 @@ async def open_table(
             auto_start=settings.start_when_full,
             **common,
         )
-        stored: dict[str, Any] = {"code": settings.code, "fill_timeout": settings.fill_timeout}
+        stored: dict[str, Any] = {
+            "code": settings.code,
+            "fill_timeout": settings.fill_timeout,
+            **recorded_table_options(settings),
+        }
         if settings.solo:
             stored = {"solo": True}
         record_table(server, table=stored, bot_kind=kinds)

@@ -8,10 +8,13 @@ by the replay model; a table resumed from its log.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from net.chat import ChatPolicy
+from net.drafts import DraftRules
 from net.recorder import parse_header
 from net.tablelog import read_log
 from poissonnier_tui.client.headless import play_seat
@@ -28,6 +31,7 @@ from poissonnier_tui.hosting.tables import (
     TableSettings,
     bot_name,
     kind_for,
+    logged_table_options,
     open_table,
     resumed_settings,
     solo_settings,
@@ -36,6 +40,27 @@ from poissonnier_tui.hosting.tables import (
 
 def yes(_question: str) -> bool:
     return True
+
+
+def test_a_resumed_table_takes_only_sound_logged_options() -> None:
+    """A log is a file anyone could edit: a logged time to deal, patience or chat policy
+    of the wrong type or out of the command line's ranges leaves the command line's own."""
+    mine = TableSettings(name="T", bot_patience=12.0)
+    bogus = {
+        "drafts": {"seconds": -1, "per_wait": 2.5, "answer_seconds": "40"},
+        "bot_patience": True,
+        "spectators_heard": "no",
+    }
+    assert logged_table_options(bogus, mine, ()) == {
+        "drafts": DraftRules(), "bot_patience": 12.0, "chat": ChatPolicy()
+    }
+    assert logged_table_options({"drafts": [1, 2]}, mine, ())["drafts"] == DraftRules()
+    sound = {"drafts": {"seconds": 0, "per_wait": 3}, "bot_patience": 4, "spectators_heard": False}
+    assert logged_table_options(sound, mine, ("bot_patience",)) == {
+        "drafts": replace(DraftRules(), seconds=0.0, per_wait=3),
+        "bot_patience": 12.0,
+        "chat": ChatPolicy(spectators_to_players=False),
+    }
 
 
 def test_levels_are_handed_out_in_turn_and_named() -> None:
@@ -111,7 +136,9 @@ async def test_a_table_of_another_game_resumes_from_its_log(toy: str, tmp_path: 
     settings = TableSettings(
         name="Race", game=toy, options={"target": 30}, seats=2, bots=1, bot_kinds=("hard",),
         port=0, interface="127.0.0.1", advertise=False, start_when_full=True, bot_delay=0,
-        seed=4, absent_grace=None,
+        seed=4, absent_grace=None, bot_patience=9.0,
+        drafts=DraftRules(seconds=7.0, per_wait=2, answer_seconds=40.0),
+        chat=ChatPolicy(spectators_to_players=False),
     )  # fmt: skip
     table = await open_table(settings)
     dialled, _ = await connect_table(("127.0.0.1",), table.port, name="Ana", game=toy)
@@ -140,6 +167,13 @@ async def test_a_table_of_another_game_resumes_from_its_log(toy: str, tmp_path: 
         4,
         "Race",
     )
+    # the time to deal (R25), the bots' patience and the chat policy come back too...
+    assert again.drafts == DraftRules(seconds=7.0, per_wait=2, answer_seconds=40.0)
+    assert again.bot_patience == 9.0 and again.chat.spectators_to_players is False
+    # ...unless the command line names them
+    mine = TableSettings(name="Other", port=0, drafts=DraftRules(answer_seconds=5.0))
+    given = resumed_settings(plan, mine, name_given=False, given={"answer_seconds"})
+    assert given.drafts == DraftRules(seconds=7.0, per_wait=2, answer_seconds=5.0)
     resumed = await open_table(again, resume=plan, advertise=False)
     try:
         assert resumed.server.rev >= plan.actions > 0
