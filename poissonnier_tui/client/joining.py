@@ -372,7 +372,7 @@ async def join_headless(
         )
     )  # fmt: skip
     recorder = Recorder(record) if record else None
-    agent = entry.make_bot(level, seed) if client.seat is not None else None
+    agent = entry.seated_bot(level, seed) if client.seat is not None else None
     result: dict[str, Any] | None = None
     try:
         while True:

@@ -99,6 +99,17 @@ class GameEntry:
     actions: Mapping[str, str] = field(default_factory=dict)
     seat_bot: Callable[[Agent], Agent] | None = None
 
+    def seated_bot(self, kind: str, seed: int) -> Agent:
+        """A bot of ``kind`` seeded by ``seed`` as it plays a seat of a real table (a
+        hosted table's or a ``join --bot`` client's): :attr:`make_bot`, then wrapped by
+        :attr:`seat_bot`.
+
+        Raises:
+            ValueError: an unknown kind for this game.
+        """
+        agent = self.make_bot(kind, seed)
+        return agent if self.seat_bot is None else self.seat_bot(agent)
+
     @property
     def min_seats(self) -> int:
         """Fewest seats a table of this game may have."""

@@ -104,9 +104,7 @@ class BotKinds:
         Raises:
             ValueError: an unknown kind for this game.
         """
-        agent = self._entry.make_bot(kind, seed)
-        if self._entry.seat_bot is not None:  # e.g. reasons and quotes at a table
-            agent = self._entry.seat_bot(agent)
+        agent = self._entry.seated_bot(kind, seed)  # e.g. reasons and quotes at a table
         self._made[id(agent)] = (agent, kind)
         return agent
 

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+
+import pytest
 
 from net.client import JoinError
+from net.game import Agent
 from poissonnier_tui.client.joining import connect_table, join_headless
+from poissonnier_tui.games import game_entry
+from poissonnier_tui.games.poissonnier.haggling import TableBot
 from poissonnier_tui.hosting.tables import TableSettings, open_table
 
 
@@ -67,3 +73,29 @@ async def test_a_table_of_a_game_this_app_lacks_is_named(toy: str) -> None:
             games.ENTRY_MODULES["toy"] = "toygame"
     finally:
         await table.close()
+
+
+async def test_a_headless_bot_is_seated_as_the_game_seats_its_bots(
+    toy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``join --bot`` seats its bot as a hosted table does (``GameEntry.seated_bot``): in
+    Le Poissonnier a ``haggling.TableBot``, which says why it declines (RULES.md §4)."""
+    import toygame
+
+    seated: list[Agent] = []
+
+    def seat(bot: Agent) -> Agent:
+        seated.append(bot)
+        return bot
+
+    monkeypatch.setattr(toygame, "ENTRY", replace(toygame.ENTRY, seat_bot=seat))
+    table = await open_table(race(toy))  # its own bot: seated once
+    try:
+        code = await join_headless(
+            f"127.0.0.1:{table.port}", name="Ana", bot="hard", out=lambda _: None,
+            err=lambda _: None,
+        )  # fmt: skip
+    finally:
+        await table.close()
+    assert code == 0 and len(seated) == 2  # and Ana's
+    assert isinstance(game_entry("poissonnier").seated_bot("medium", 1), TableBot)
