@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from gofish_stacking import stacked_game
 from gofish_tablekit import GoFishTableApp, stacked_midgame
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from poissonnier_tui import i18n
+from poissonnier_tui.games.gofish.rules.state import Options
 from poissonnier_tui.games.gofish.ui.reader import card_text, rank_label
 from poissonnier_tui.shell.messages import MoveChosen
 
@@ -69,3 +71,38 @@ async def test_the_jacks_read_and_are_asked_for_in_the_players_language(
 def test_french_faces_are_valet_dame_roi(lang: str) -> None:
     assert [rank_label(r) for r in ("A", "10", "J", "Q", "K")] == ["A", "10", "V", "D", "R"]
     assert card_text("QH") == "D♥" and card_text("10S") == "10♠"
+
+
+class CardAskingApp(GoFishTableApp):
+    """Ana's turn in the card variant (§6); she holds 5♣ and 9♠, keeps the asks sent."""
+
+    def __init__(self) -> None:
+        state = stacked_game(
+            [["5C", "9S", "2D"], ["5D", "5H", "KC"]], options=Options(variant="card")
+        )
+        super().__init__(state, 0)
+        self.sent: list[dict[str, Any]] = []
+
+    def on_move_chosen(self, event: MoveChosen) -> None:
+        self.sent.append(event.action)
+
+
+@pytest.mark.parametrize(
+    ("lang", "hearts", "other"), [("fr", "c", "h"), ("en", "h", "p")], indirect=["lang"]
+)
+async def test_suit_keys_follow_the_players_language(lang: str, hearts: str, other: str) -> None:
+    """§6: the suit key is the suit's initial in the player's language — ``c`` for cœur in
+    French (``t`` ``k`` ``c`` ``p``), ``h`` for hearts in English; the prompt lists them."""
+    app = CardAskingApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")  # one opponent: the rank key comes first
+        await settle(pilot)
+        status = str(app.screen.query_one("#gf-status", Static).render())
+        assert f"{hearts} ♥" in status, status
+        await pilot.press(other)  # the other language's hearts (or a key of neither): nothing
+        await settle(pilot)
+        assert app.sent == []
+        await pilot.press(hearts)
+        await settle(pilot)
+        assert app.sent == [{"type": "ask_card", "target": 1, "rank": "5", "suit": "H"}]

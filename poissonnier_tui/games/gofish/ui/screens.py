@@ -9,8 +9,8 @@ sit side by side; from 80×24 they stack, the log shortened.
 Asking takes two keys (three in the card variant, docs/GOFISH.md §6): the
 number of the player to ask (skipped when there is only one), then a rank key
 (``a`` ``2``–``9`` ``0`` for 10, ``j`` ``q`` ``k``), then in §6 a suit key (``c``
-``d`` ``h`` ``s``). ``Escape`` starts over. An ask that is not legal is not sent:
-the status line says why.
+``d`` ``h`` ``s``; ``t`` ``k`` ``c`` ``p`` in French). ``Escape`` starts over. An
+ask that is not legal is not sent: the status line says why.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
 from poissonnier_tui.games.gofish.ui.reader import GoFishSnapshot, card_text, rank_label
 from poissonnier_tui.hosting.replay import NotAllowed, PointOfView, Replay
-from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.i18n import N_, _, ngettext, pgettext
 from poissonnier_tui.shell.messages import MoveChosen
 from poissonnier_tui.shell.replay_moves import move_words
 from poissonnier_tui.shell.screens.fields import translate_bindings
@@ -52,8 +52,17 @@ def rank_keys() -> dict[str, str]:
 
 """Key -> rank: ``a`` ``2``–``9`` ``0`` (10) ``j`` ``q`` ``k``."""
 
-SUIT_KEYS: Final[dict[str, str]] = {s.lower(): s for s in SUITS}
-"""Key -> suit (§6): ``c`` ``d`` ``h`` ``s``."""
+def suit_keys() -> dict[str, str]:
+    """Each suit key in the current language -> the suit it asks for (§6): ``c`` ``d``
+    ``h`` ``s`` (clubs, diamonds, hearts, spades) in English; ``t`` ``k`` ``c`` ``p``
+    (trèfle, carreau, cœur, pique, as French bridge players write them) in French."""
+    keys = {
+        "C": pgettext("clubs key", "c"),
+        "D": pgettext("diamonds key", "d"),
+        "H": pgettext("hearts key", "h"),
+        "S": pgettext("spades key", "s"),
+    }
+    return {key: suit for suit, key in keys.items() if suit in SUITS}
 
 WIDE: Final = 120
 """From this many columns the panes sit side by side."""
@@ -248,8 +257,9 @@ class TableScreen(BoardScreen):
             return note + _(
                 "Ask {who} for which rank? a 2–9 0 {faces} (Escape: start over)"
             ).format(who=who, faces=faces)
-        return note + _("Ask {who} for which {rank}? c ♣ d ♦ h ♥ s ♠").format(
-            who=who, rank=rank_label(self.rank)
+        suits = " ".join(f"{key} {SUIT_SYMBOLS[suit]}" for key, suit in suit_keys().items())
+        return note + _("Ask {who} for which {rank}? {suits}").format(
+            who=who, rank=rank_label(self.rank), suits=suits
         )
 
     def _targets(self) -> list[int]:
@@ -292,13 +302,14 @@ class TableScreen(BoardScreen):
                     self._send(to_wire(Ask(self.target, rank)))
                 self.refresh_board()
             return
-        if key in SUIT_KEYS:
+        suit = suit_keys().get(key)
+        if suit is not None:
             event.stop()
-            wire = to_wire(AskCard(self.target, self.rank, SUIT_KEYS[key]))
+            wire = to_wire(AskCard(self.target, self.rank, suit))
             if wire in snap.legal:
                 self._send(wire)
             else:
-                card = card_text(card_id(self.rank, SUIT_KEYS[key]))
+                card = card_text(card_id(self.rank, suit))
                 self.note = _("You hold {card}: ask for a card you lack (§6).").format(card=card)
             self.refresh_board()
 
@@ -440,4 +451,4 @@ class ReplayScreen(BoardScreen):
         self.refresh_board()
 
 
-__all__ = ["SUIT_KEYS", "SUIT_SYMBOLS", "ReplayScreen", "ResultsScreen", "TableScreen"]
+__all__ = ["SUIT_SYMBOLS", "ReplayScreen", "ResultsScreen", "TableScreen"]
