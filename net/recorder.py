@@ -7,9 +7,10 @@ with names, kinds and tokens, options, table settings); for every accepted
 action it appends one record, synced to disk *before* the server acks the
 sender or sends anyone a view; when the game ends it appends the public
 result. Records are written by group commit: the server hands each one over
-(``on_record``) as it applies the action and goes on at once; one writer task
-writes and syncs, in a worker thread, every record queued since its last
-sync; each record's future resolves once it is on disk, and the server's
+(``on_record``) as it applies the action and goes on at once; a worker
+thread writes and syncs, one batch at a time, every record queued since the
+last batch began (the first one at once, while the server still builds its
+views); each record's future resolves once it is on disk, and the server's
 outbox (:mod:`net.outbox`) holds back everything it sends until then.
 :func:`restore_server` goes the other way: a server with the same seed,
 seats and options whose match is rebuilt by replaying every logged action
@@ -187,6 +188,10 @@ def replay(
     return Replayed(match, len(actions))
 
 
+_Queued = tuple[LogWriter, list[bytes], asyncio.Future[None]]
+"""Records queued for a writer, and the future that resolves once they are on disk."""
+
+
 class TableRecorder:
     """Keeps the log of one table: header at the start, every action, the end.
 
@@ -224,9 +229,10 @@ class TableRecorder:
         self.error: str | None = None
         self.actions = 0
         """Actions appended by this recorder (since it was attached), once queued."""
-        # Group commit: records queued for the writer task, oldest first.
-        self._pending: list[tuple[LogWriter, list[bytes], asyncio.Future[None]]] = []
-        self._committer: asyncio.Task[None] | None = None
+        # Group commit: records queued for the next batch, oldest first, and the
+        # batch being written in a worker thread (one at a time, in order).
+        self._pending: list[_Queued] = []
+        self._writing: asyncio.Future[None] | None = None
         self._broken: Exception | None = None  # a sync failed: nothing more is written
         self._syncs = 0
 
@@ -332,40 +338,52 @@ class TableRecorder:
         return self._syncs
 
     def _queue(self, writer: LogWriter, records: list[bytes]) -> asyncio.Future[None]:
-        """Queue ``records`` for ``writer``; the future resolves once they are on disk."""
+        """Queue ``records`` for ``writer``; the future resolves once they are on disk.
+
+        With no write under way, the write starts now: it is handed to a worker
+        thread at once (not to a task that would first wait for its turn on the
+        loop), so the thread wakes while the server still builds the views.
+        """
         loop = asyncio.get_running_loop()
         durable: asyncio.Future[None] = loop.create_future()
         if self._broken is not None:
             durable.set_exception(self._broken)  # after a failed sync nothing more is kept
             return durable
         self._pending.append((writer, records, durable))
-        if self._committer is None:
-            self._committer = loop.create_task(self._commit(), name="table log")
+        if self._writing is None:
+            self._write_pending(loop)
         return durable
 
-    async def _commit(self) -> None:
-        """Write and sync, one batch at a time, whatever was queued meanwhile."""
-        try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                try:
-                    await asyncio.to_thread(_write_batch, batch)
-                except Exception as exc:
-                    log.error("Table log: the disk refused a record: %s", exc)
-                    self._broken = exc
-                    self.error = f"this game is no longer being saved: {exc}"
-                    batch += self._pending
-                    self._pending = []
-                    for _writer, _records, durable in batch:
-                        if not durable.done():
-                            durable.set_exception(exc)
-                    return
-                self._syncs += 1
-                for _writer, _records, durable in batch:
-                    if not durable.done():
-                        durable.set_result(None)
-        finally:
-            self._committer = None
+    def _write_pending(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand everything queued to a worker thread as one batch (one write, one sync)."""
+        batch, self._pending = self._pending, []
+        writing = loop.run_in_executor(None, _write_batch, batch)
+        self._writing = writing
+        writing.add_done_callback(lambda done: self._written(loop, batch, done))
+
+    def _written(
+        self, loop: asyncio.AbstractEventLoop, batch: list[_Queued], done: asyncio.Future[None]
+    ) -> None:
+        """On the loop, once a batch is written: resolve its records' futures (the
+        outbox lets their frames go), then start the next batch if one is queued."""
+        self._writing = None
+        exc = done.exception() if not done.cancelled() else asyncio.CancelledError()
+        if exc is not None:
+            log.error("Table log: the disk refused a record: %s", exc)
+            self._broken = exc if isinstance(exc, Exception) else RuntimeError(str(exc))
+            self.error = f"this game is no longer being saved: {exc}"
+            batch += self._pending
+            self._pending = []
+            for _writer, _records, durable in batch:
+                if not durable.done():
+                    durable.set_exception(self._broken)
+            return
+        self._syncs += 1
+        for _writer, _records, durable in batch:
+            if not durable.done():
+                durable.set_result(None)
+        if self._pending:
+            self._write_pending(loop)
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice)."""
@@ -378,7 +396,7 @@ class TableRecorder:
         return self._server
 
 
-def _write_batch(batch: list[tuple[LogWriter, list[bytes], asyncio.Future[None]]]) -> None:
+def _write_batch(batch: list[_Queued]) -> None:
     """In a worker thread: write each writer's run of records with one sync, in order."""
     run: list[bytes] = []
     current: LogWriter | None = None
