@@ -265,3 +265,21 @@ def test_a_batch_written_at_once_reads_back_record_by_record(tmp_path: Path) -> 
         (0, {"add": 1}),
     ]
     assert log.end == {"winner": 0}
+
+
+async def test_a_record_goes_to_the_disk_thread_before_the_loop_turns(
+    tmp_path: Path, disk: SlowDisk
+) -> None:
+    """The write starts while the server still builds the action's views: no task
+    waits for its turn on the loop before handing the batch to a worker thread."""
+    async with recorded(tmp_path) as (server, recorder):
+        a, _a_w, b, _b_w = await two_seats(server)
+        durable = recorder.record_action(0, {"add": 1})
+        assert durable is not None and recorder._writing is not None  # no await in between
+        assert await asyncio.to_thread(disk.entered.wait, 10)  # the thread has it
+        assert not durable.done()
+        disk.go.set()
+        await durable
+        assert recorder.syncs == 1 and recorder._writing is None
+        await a.close()
+        await b.close()
