@@ -213,7 +213,7 @@ class Plain:
         Never use the result on a value of any other origin: it would let
         through floats, bytes and other types it no longer looks at.
         """
-        if self.max_nodes >= size and self.max_str >= size and self.max_depth <= _QUICK_DEPTH:
+        if self.max_nodes >= size and self.max_str >= size:
             return PlainDepth(self)
         return self
 
@@ -325,43 +325,43 @@ class PlainDepth:
 
     The answer is always ``plain``'s: a map within ``plain.max_depth`` is accepted,
     anything else is handed to ``plain.check``, which raises its own error.
-    One 1.3 kB view: ≈ 8 µs, against ≈ 19 µs for :meth:`Plain.check`.
+    One 1.3 kB view: ≈ 8 µs, against ≈ 19 µs for :meth:`Plain.check`; a 4.4 kB
+    view of a four-player game: ≈ 21 µs, against ≈ 54 µs.
 
     Attributes:
-        plain: the spec whose depth bound applies (at most :data:`_QUICK_DEPTH`).
+        plain: the spec whose depth bound applies.
     """
 
     plain: Plain
 
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
-        if type(value) is dict:
-            try:
-                if not value or _within_depth(value, 1, self.plain.max_depth):
-                    return
-            except RecursionError:  # called from deep in a stack: let the walk decide
-                pass
+        if type(value) is dict and (not value or _within_depth(value, self.plain.max_depth)):
+            return
         self.plain.check(value, where)
 
 
-def _within_depth(item: dict[Any, Any] | list[Any], depth: int, max_depth: int) -> bool:
-    """True when no value inside the non-empty container ``item`` (at ``depth``; the
-    top map is depth 1) is deeper than ``max_depth``.
+def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:
+    """True when no value inside the non-empty map ``top`` (depth 1) is deeper than
+    ``max_depth``.
 
-    Looks only at which children are non-empty maps or lists (exact types), and
-    recurses only into those: for values already known to hold nothing but
-    plain types (:meth:`Plain.given_plain_tokens`).
+    Level by level, keeping only the non-empty maps and lists (exact types) of
+    each level: no recursion, and leaves cost one type test each. For values
+    already known to hold nothing but plain types (:meth:`Plain.given_plain_tokens`).
     """
-    if depth >= max_depth:  # its children would be deeper than allowed
-        return False
-    for child in item.values() if type(item) is dict else item:
-        kind = type(child)
-        if (
-            (kind is dict or kind is list)
-            and child
-            and not _within_depth(child, depth + 1, max_depth)
-        ):
+    level: list[Any] = [top]
+    depth = 1
+    while level:  # non-empty containers at ``depth``
+        if depth >= max_depth:  # their children would be deeper than allowed
             return False
+        deeper: list[Any] = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                kind = type(child)
+                if (kind is dict or kind is list) and child:
+                    deeper.append(child)
+        level = deeper
+        depth += 1
     return True
 
 
