@@ -7,8 +7,8 @@ with names, kinds and tokens, options, table settings); for every accepted
 action it appends one record, synced to disk *before* the server acks the
 sender or sends anyone a view; when the game ends it appends the public
 result. Records are written by group commit: the server hands each one over
-(``on_record``) as it applies the action and goes on at once; a worker
-thread writes and syncs, one batch at a time, every record queued since the
+(``on_record``) as it applies the action and goes on at once; the recorder's
+disk thread writes and syncs, one batch at a time, every record queued since the
 last batch began (the first one at once, while the server still builds its
 views); each record's future resolves once it is on disk, and the server's
 outbox (:mod:`net.outbox`) holds back everything it sends until then.
@@ -392,12 +392,13 @@ class TableRecorder:
             self._write_pending(asyncio.get_running_loop())
 
     def close(self) -> None:
-        """Close the file (the log stays as it is; safe to call twice). A batch still
-        being written is finished first; nothing queued after this is written."""
+        """Close the file (the log stays as it is; safe to call twice) and let the
+        disk thread end once the batches already handed to it are written."""
         if self._writer is not None:
             self._writer.close()
         if self._disk is not None:
             self._disk.stop()
+            self._disk = None  # a record queued later (none should be) gets a new thread
 
     def _require_server(self) -> TableServer:
         if self._server is None:
@@ -407,6 +408,9 @@ class TableRecorder:
 
 _Done = Callable[[list[_Queued], BaseException | None], None]
 """Called on the loop with a batch once it is written: ``None``, or why it was not."""
+
+_Job = tuple[list[_Queued], asyncio.AbstractEventLoop, _Done]
+"""A batch for the disk thread, the loop to report on, and whom to report to."""
 
 
 class _DiskThread:
@@ -424,8 +428,7 @@ class _DiskThread:
     """
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[tuple[list[_Queued], asyncio.AbstractEventLoop, _Done] | None]
-        self._jobs = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         threading.Thread(
             target=_disk_loop, args=(self._jobs,), name="table log", daemon=True
         ).start()
@@ -439,9 +442,7 @@ class _DiskThread:
         self._jobs.put(None)
 
 
-def _disk_loop(
-    jobs: queue.SimpleQueue[tuple[list[_Queued], asyncio.AbstractEventLoop, _Done] | None],
-) -> None:
+def _disk_loop(jobs: queue.SimpleQueue[_Job | None]) -> None:
     """The disk thread's body: write each batch, report on its loop, until told to stop."""
     while (job := jobs.get()) is not None:
         batch, loop, done = job
