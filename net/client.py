@@ -40,6 +40,7 @@ from net.messages import (
     TableInfo,
     Welcome,
     check_action,
+    parse_server_frame,
     parse_server_message,
 )
 from net.prices import PriceAsk, PriceNamed
@@ -357,11 +358,11 @@ class TableClient:
         try:
             async with asyncio.timeout(self._idle_timeout + slack) as silence:
                 while True:
-                    raw = await self._conn.recv()
+                    payload = await self._conn.recv_payload()
                     due = loop.time() + self._idle_timeout
                     if (silence.when() or due) < due:
                         silence.reschedule(due + slack)
-                    if self._take(raw):
+                    if self._take(payload):
                         return
         except TimeoutError:
             self._lost(worded("silent", seconds=f"{self._idle_timeout:g}"))
@@ -374,14 +375,17 @@ class TableClient:
             self._conn.close(self._conn.close_reason or "closing")
             self._inbox.put_nowait(_END)
 
-    def _take(self, raw: Wire) -> bool:
-        """Check one frame from the table and hand it on (pings answered here).
+    def _take(self, payload: bytes) -> bool:
+        """Decode and check one frame from the table and hand it on (pings answered here).
 
         Returns:
             True after the table's ``bye``: nothing more will be read.
+
+        Raises:
+            FrameError: the bytes are not one msgpack map (the stream is garbled).
         """
         try:
-            msg = parse_server_message(raw)
+            msg = parse_server_frame(payload)
         except BadMessage as exc:
             # Same protocol version, so this is a server bug; skip it
             # rather than lose the game over one odd frame.

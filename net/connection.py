@@ -1,9 +1,10 @@
 """One framed TCP connection with a bounded send queue.
 
-Sending never waits: a frame goes into a queue that a writer task drains. A
-peer that does not read fills the queue (or stalls a write past a timeout)
-and is dropped, so one slow or dead peer can never hold up whoever is
-sending to everyone. Used by both the server (one per client) and the client.
+Sending never waits: a frame goes straight to the socket when nothing is
+waiting before it, else into a queue that a writer task drains. A peer that
+does not read fills the queue (or stalls a write past a timeout) and is
+dropped, so one slow or dead peer can never hold up whoever is sending to
+everyone. Used by both the server (one per client) and the client.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-from net.frames import Limits, encode, read_frame
+from net.frames import Limits, encode, read_frame, read_payload
 from net.game import Wire
 
 log = logging.getLogger(__name__)
@@ -75,8 +76,12 @@ class FramedConnection:
         _no_delay(writer)
         self._limits = limits
         self._write_timeout = write_timeout
-        # None in the queue means "flush, then close the stream".
+        # None in the queue means "flush, then close the stream"; b"" (writes
+        # nothing) hands the writer task a write that left bytes unsent.
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
+        # The writer task owns the stream: something is queued or being waited on.
+        self._busy = False
+        self._dead = False  # aborted: nothing more is written
         self._closing = False
         self._done = asyncio.Event()
         self.close_reason: str | None = None
@@ -104,6 +109,15 @@ class FramedConnection:
             FrameError: The frame is malformed; close the connection.
         """
         return await read_frame(self._reader, self._limits)
+
+    async def recv_payload(self) -> bytes:
+        """Read the next frame's payload, undecoded (for :func:`net.messages.parse_server_frame`).
+
+        Raises:
+            ConnectionLost: The peer closed or reset the connection.
+            FrameError: The frame's length is out of bounds; close the connection.
+        """
+        return await read_payload(self._reader)
 
     def send(self, msg: Mapping[str, Any]) -> bool:
         """Encode and queue one message.
@@ -138,14 +152,24 @@ class FramedConnection:
             self._put(frame)
 
     def _put(self, frame: bytes) -> bool:
-        if self._writer_task.done():
+        """Send ``frame`` after everything sent before it: straight into the
+        transport when the writer task has nothing queued nor anything to wait for
+        (no task switch, the usual case), else into the queue behind the rest."""
+        if self._dead or self._writer_task.done():
             return False  # aborted, or the writer failed
+        if not self._busy:
+            transport = self._writer.transport
+            transport.write(frame)
+            if not (transport.get_write_buffer_size() or transport.is_closing()):
+                return True
+            frame = b""  # the kernel left bytes unsent: the writer task waits for them
         try:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
             log.warning("Dropping %s: %d frames unsent.", self.label, self._queue.maxsize)
             self.abort("slow")
             return False
+        self._busy = True
         return True
 
     def close(self, reason: str = "closing") -> None:
@@ -164,10 +188,12 @@ class FramedConnection:
             self._queue.put_nowait(None)
         except asyncio.QueueFull:
             self.abort(self.close_reason or "closing")
+        self._busy = True  # nothing goes past the close
 
     def abort(self, reason: str) -> None:
         """Close at once, discarding anything unsent."""
         self._closing = True
+        self._dead = True
         if self.close_reason is None:
             self.close_reason = reason
         self._writer_task.cancel()
@@ -186,13 +212,15 @@ class FramedConnection:
         try:
             transport = self._writer.transport
             while (frame := await self._queue.get()) is not None:
-                self._writer.write(frame)
+                transport.write(frame)
                 # Most writes go straight to the socket: then there is nothing to
                 # wait for, and no timer to arm. Whatever the kernel did not take,
                 # or a transport closing under us (drain raises why), is waited on.
                 if transport.get_write_buffer_size() or transport.is_closing():
                     async with asyncio.timeout(self._write_timeout):
                         await self._writer.drain()
+                if self._queue.empty():
+                    self._busy = False  # the next frame may go straight to the socket
         except TimeoutError:
             log.warning("Dropping %s: a write blocked for %.1f s.", self.label, self._write_timeout)
             self.close_reason = self.close_reason or "slow"

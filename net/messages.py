@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Final, Literal, cast
 
 from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
+from net.frames import MAX_FRAME, SERVER_LIMITS, decode, plain_tokens
 from net.game import Wire
 from net.guard import SECRET_MAX
 from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
@@ -699,6 +700,52 @@ def parse_server_message(raw: Wire) -> ServerMessage:
     Raises:
         BadMessage: Unknown type, missing field, wrong type or range.
     """
+    return cast(ServerMessage, _parse(raw, _SERVER))
+
+
+def _given_plain_tokens(parser: _Parser) -> _Parser:
+    """``parser`` for frames that :func:`net.frames.plain_tokens` passed: each
+    :class:`~net.schema.Plain` field checks only what the frame's bytes do not
+    already prove (:meth:`~net.schema.Plain.given_plain_tokens`)."""
+    spec, build = parser
+
+    def given(fields: Mapping[str, Spec]) -> dict[str, Spec]:
+        return {
+            name: field.given_plain_tokens(MAX_FRAME) if isinstance(field, Plain) else field
+            for name, field in fields.items()
+        }
+
+    return Record(given(spec.required), given(spec.optional), open=spec.open), build
+
+
+_SERVER_PLAIN_TOKENS: Final = {kind: _given_plain_tokens(p) for kind, p in _SERVER.items()}
+""":data:`_SERVER` for frames of plain tokens only (:func:`parse_server_frame`)."""
+
+
+def parse_server_frame(payload: bytes) -> ServerMessage:
+    """Decode one frame's payload from a server, check it, and return it as a typed message.
+
+    The same answer as ``parse_server_message(decode(payload, SERVER_LIMITS))``,
+    the same message or the same error, in about half the time for a view: when
+    the bytes hold no float, bin, ext or uint 64 token at all
+    (:func:`net.frames.plain_tokens`, one pass over the bytes), the view's
+    free-form data is only checked for depth, everything else it could break
+    being impossible already.
+
+    Args:
+        payload: One frame's payload, without its length prefix (at most
+            :data:`~net.frames.MAX_FRAME` bytes, as :func:`net.frames.read_payload` gives).
+
+    Returns:
+        One of :data:`ServerMessage`.
+
+    Raises:
+        FrameError: :func:`net.frames.decode` refuses the bytes.
+        BadMessage: as :func:`parse_server_message`.
+    """
+    raw = decode(payload, SERVER_LIMITS)
+    if len(payload) <= MAX_FRAME and plain_tokens(payload):
+        return cast(ServerMessage, _parse(raw, _SERVER_PLAIN_TOKENS))
     return cast(ServerMessage, _parse(raw, _SERVER))
 
 

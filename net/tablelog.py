@@ -219,15 +219,23 @@ class LogWriter:
         return writer
 
     def _append(self, record: bytes) -> None:
-        with self.path.open("ab") as stream:
-            size = stream.seek(0, os.SEEK_END)
+        # Plain descriptor calls (no buffered file object): in a worker thread, each
+        # step between two system calls holds the interpreter lock the loop needs.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        try:
+            size = os.lseek(fd, 0, os.SEEK_END)
             try:
-                _write(stream, record)
+                view = memoryview(record)
+                while view:  # a write may take only part of it
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
             except OSError:
                 # A partial record (disk full) would read as damage: take it back if we can.
                 with contextlib.suppress(OSError):
-                    stream.truncate(size)
+                    os.ftruncate(fd, size)
                 raise
+        finally:
+            os.close(fd)
 
     def append(self, seat: int, action: Mapping[str, Any], why: str | None = None) -> None:
         """Record an accepted action; returns once it is on disk. ``why``: the table

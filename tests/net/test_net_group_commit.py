@@ -4,6 +4,7 @@ sent before its log record is synced (net/outbox.py, net/recorder.py)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 from collections.abc import AsyncIterator, Sequence
@@ -265,3 +266,53 @@ def test_a_batch_written_at_once_reads_back_record_by_record(tmp_path: Path) -> 
         (0, {"add": 1}),
     ]
     assert log.end == {"winner": 0}
+
+
+async def test_a_record_goes_to_the_disk_thread_before_the_loop_turns(
+    tmp_path: Path, disk: SlowDisk
+) -> None:
+    """The write starts while the server still builds the action's views: no task
+    waits for its turn on the loop before handing the batch to a worker thread."""
+    async with recorded(tmp_path) as (server, recorder):
+        a, _a_w, b, _b_w = await two_seats(server)
+        durable = recorder.record_action(0, {"add": 1})
+        assert durable is not None and recorder._writing  # no await in between
+        assert await asyncio.to_thread(disk.entered.wait, 10)  # the thread has it
+        assert not durable.done()
+        disk.go.set()
+        await durable
+        assert recorder.syncs == 1 and not recorder._writing
+        await a.close()
+        await b.close()
+
+
+def test_a_write_the_disk_cuts_short_is_finished_or_taken_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "short.plog"
+    writer = LogWriter.create(path, {"game": "count", "seed": 1, "seats": []})
+    real_write = os.write
+    calls: list[int] = []
+
+    def short(fd: int, data: Any) -> int:  # the kernel takes 7 bytes at a time
+        calls.append(len(data))
+        return real_write(fd, bytes(data[:7]))
+
+    monkeypatch.setattr(os, "write", short)
+    writer.write([writer.action_record(0, {"add": 1}), writer.action_record(1, {"add": 2})])
+    assert len(calls) > 2  # it went on until everything was written
+    size = path.stat().st_size
+
+    def full(fd: int, data: Any) -> int:  # part of a record, then a full disk
+        if len(data) > 7:
+            return real_write(fd, bytes(data[:7]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError):
+        writer.write([writer.action_record(0, {"add": 3})])
+    monkeypatch.setattr(os, "write", real_write)
+    assert path.stat().st_size == size  # the partial record was cut off again
+    log = read_log(path)
+    assert [(x.seat, x.action) for x in log.actions] == [(0, {"add": 1}), (1, {"add": 2})]
+    assert log.valid_bytes == size
