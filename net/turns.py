@@ -29,6 +29,7 @@ from typing import Literal
 from net.drafts import DraftHolds
 from net.frames import wire_copy
 from net.game import Agent, Match, Wire
+from net.pacing import Pacer, loop_pacer
 from net.table import Table
 from net.thinking import Thinker, ThreadThinker
 
@@ -107,6 +108,10 @@ class TurnKeeper:
             drafts, bots are not asked and their moves are not applied.
         thinker: Where bots think (:mod:`net.thinking`); default a worker
             thread per decision.
+        pacer: The fair queue bots' work on the loop goes through
+            (:mod:`net.pacing`): building a bot's view and legal actions, and
+            applying its answer. Default: the running loop's own
+            (:func:`net.pacing.loop_pacer`), shared by every table of the process.
 
     All methods except the tasks it starts are synchronous and must be called
     from the event loop while holding ``lock``.
@@ -127,8 +132,10 @@ class TurnKeeper:
         clock: Callable[[], float] = time.monotonic,
         holds: DraftHolds | None = None,
         thinker: Thinker | None = None,
+        pacer: Pacer | None = None,
     ) -> None:
         self._holds = holds
+        self._pacer = pacer
         self._thinker: Thinker = thinker or ThreadThinker()
         self._asked: dict[int, Agent] = {}  # id -> every agent asked, to forget at close
         self._table = table
@@ -333,7 +340,7 @@ class TurnKeeper:
             await asyncio.sleep(self._bot_delay)
             if self._holds is not None:
                 await self._holds.wait_clear(seat)  # a person drafts: time to deal
-            async with self._lock:
+            async with self._paced(), self._lock:
                 if (
                     self._closed
                     or seat not in self._table.waiting_on()
@@ -378,7 +385,8 @@ class TurnKeeper:
                 continue
             outcome: Outcome = "rejected"  # a pass when only this bot can move is a failure
             if action is not None:
-                outcome = await self._submit(seat, fresh, "bot")
+                async with self._paced():
+                    outcome = await self._submit(seat, fresh, "bot")
             if outcome != "rejected" or self._table.rev != rev:
                 continue  # done, or refused only because the state moved on: ask again
             failures += 1
@@ -392,10 +400,17 @@ class TurnKeeper:
                 return match.timeout_action(seat)
 
             log.warning("Bot at seat %d failed %d times; playing its default.", seat, failures)
-            outcome = await self._submit(seat, fallback, "bot default")
+            async with self._paced():
+                outcome = await self._submit(seat, fallback, "bot default")
             if outcome != "accepted" and self._table.rev == rev:
                 # Nothing more to try on this state: wait for the next change.
                 await change.wait()
+
+    def _paced(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A slot of the pacer for one piece of a bot's work on the loop (:mod:`net.pacing`)."""
+        if self._pacer is None:
+            self._pacer = loop_pacer()
+        return self._pacer.slot()
 
     async def _think(self, seat: int, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
         """``agent.act(view, legal)`` through the thinker, off the event loop (a slow bot
@@ -415,7 +430,7 @@ class TurnKeeper:
         try:
             while True:
                 await asyncio.sleep(self._bot_delay)
-                async with self._lock:
+                async with self._paced(), self._lock:
                     if (
                         self._closed
                         or seat not in self._table.volunteers()
@@ -443,7 +458,8 @@ class TurnKeeper:
                         return None
                     return action
 
-                await self._submit(seat, fresh, "bot offer")
+                async with self._paced():
+                    await self._submit(seat, fresh, "bot offer")
         except Exception:
             log.exception("The bot at seat %d failed on an unasked chance; it waits.", seat)
         finally:
