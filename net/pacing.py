@@ -15,16 +15,19 @@ under ``budget`` seconds, and then in first-come order, a few per pass, so
 that the loop's other callbacks (timers, reads) run between slices. A slice
 is the time between two of the pacer's ticks; a tick is a callback it
 schedules with ``call_soon`` whenever it granted a slot, so it runs once per
-pass of the loop while there is work.
+pass of the loop while there is work. A tick calls as many waiters as its
+running estimate of a slot's cost says fit in the budget; a called waiter
+that finds the slice already spent (the estimate was short) goes back to the
+head of the line for the next tick.
 
 What it guarantees (for work that does not await inside its slot):
 
 * FIFO: a driver that had to wait is granted before any later arrival.
-* Bounded passes: per slice, the slots granted cost at most ``budget`` plus one
-  slot (the one that crossed it), so a pass of the loop holds at most about
-  two slices of paced work (the end of one, the start of the next) plus one
-  slot: a timer or read waits for at most that, not for every table's answer.
-* Progress: every tick grants at least one waiting slot, so nothing starves.
+* Bounded slices: the slots of one slice cost at most ``budget`` plus one slot
+  (the one that crossed it), so a pass of the loop holds at most two slices
+  of paced work (the end of one, the start of the next): a timer or read
+  waits for about that, not for every table's answer.
+* Progress: every slice grants at least one slot, so nothing starves.
 
 It never changes *what* is done or in which order a table sees it; only when.
 Nothing is paced while the loop has time to spare: a slot is granted at once
@@ -72,6 +75,9 @@ class Pacer:
         self._spent = 0.0  # seconds of slots in this slice
         self._cost = budget / 8  # running mean of one slot's seconds
         self._waiters: deque[asyncio.Future[None]] = deque()
+        self._returned: deque[asyncio.Future[None]] = deque()  # called too many: next first
+        self._called = 0  # waiters called by the last tick that have not run yet
+        self._ran = False  # a slot was granted in this slice
         self._tick: asyncio.Handle | None = None
         self.granted = 0
         """Slots granted so far."""
@@ -83,7 +89,7 @@ class Pacer:
     @property
     def waiting(self) -> int:
         """Slots waiting now (including cancelled ones not yet skipped)."""
-        return len(self._waiters)
+        return len(self._waiters) + len(self._returned)
 
     def slot(self) -> _Slot:
         """An async context manager: wait for the turn, then measure the work inside.
@@ -95,21 +101,34 @@ class Pacer:
 
     async def _turn(self) -> None:
         """Return once this slot may run: at once if nobody waits and the slice has room."""
-        if not self._waiters and self._spent < self._budget:
+        if not self._waiters and not self._called and self._spent < self._budget:
             self._granted()
             return
         self.queued += 1
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
-        self._ensure_tick()
-        try:
-            await waiter
-        except asyncio.CancelledError:
-            waiter.cancel()  # still queued: the tick skips it; already granted: no harm
-            raise
+        line = self._waiters
+        while True:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            line.append(waiter)
+            self._ensure_tick()
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter.cancelled() or not waiter.done():
+                    waiter.cancel()  # still in line: the tick skips it
+                else:
+                    self._called -= 1  # called, then cancelled before it ran
+                raise
+            self._called -= 1
+            if self._spent < self._budget or not self._ran:  # room, or first of its slice
+                self._granted()
+                return
+            # Called, but the slice is already spent (the estimate was short): first in
+            # line at the next tick, ahead of everyone who came after.
+            line = self._returned
 
     def _granted(self) -> None:
         self.granted += 1
+        self._ran = True
         self._ensure_tick()
 
     def _ensure_tick(self) -> None:
@@ -117,21 +136,25 @@ class Pacer:
             self._tick = asyncio.get_running_loop().call_soon(self._on_tick)
 
     def _on_tick(self) -> None:
-        """A new slice: grant the first waiters, as many as the budget should hold (≥ 1)."""
+        """A new slice: call the first waiters, as many as the budget should hold (≥ 1)."""
         self._tick = None
         self.ticks += 1
         self._slice += 1
         self._spent = 0.0
+        self._ran = False
+        if self._returned:
+            self._waiters.extendleft(reversed(self._returned))
+            self._returned.clear()
         room = max(1, int(self._budget / max(self._cost, 1e-6)))
-        granted = 0
-        while self._waiters and granted < room:
+        called = 0
+        while self._waiters and called < room:
             waiter = self._waiters.popleft()
             if waiter.done():  # cancelled while it waited
                 continue
-            waiter.set_result(None)  # its work runs in the next pass, counted in this slice
-            granted += 1
-        self.granted += granted
-        if granted or self._waiters:
+            waiter.set_result(None)  # it runs in the next pass, in this slice
+            called += 1
+        self._called += called
+        if called or self._waiters:
             # After the wake-ups just scheduled: they run first in the next pass.
             self._ensure_tick()
 

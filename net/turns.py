@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from net.drafts import DraftHolds
-from net.frames import wire_copy
 from net.game import Agent, Match, Wire
 from net.pacing import Pacer, loop_pacer
 from net.table import Table
-from net.thinking import Thinker, ThreadThinker
+from net.thinking import Question, Thinker, ThreadThinker
 
 log = logging.getLogger(__name__)
 
@@ -355,11 +354,10 @@ class TurnKeeper:
                 assert match is not None  # waiting_on() is empty without one
                 # The bot sees exactly what a client would decode: no shared
                 # references into the match.
-                view = wire_copy(self._table.view(seat))
-                legal = wire_copy(match.legal_actions(seat))
+                question = Question.of(self._table.view(seat), match.legal_actions(seat))
             crashed = False
             try:
-                action = await self._think(seat, agent, view, legal)
+                action = await self._think(seat, agent, question)
             except Exception:
                 log.exception("Bot at seat %d failed.", seat)
                 action, crashed = None, True
@@ -412,7 +410,7 @@ class TurnKeeper:
             self._pacer = loop_pacer()
         return self._pacer.slot()
 
-    async def _think(self, seat: int, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
+    async def _think(self, seat: int, agent: Agent, question: Question) -> Wire | None:
         """``agent.act(view, legal)`` through the thinker, off the event loop (a slow bot
         must never block it), one call at a time per seat: its driver and its unasked
         chance never run the same bot concurrently."""
@@ -420,7 +418,7 @@ class TurnKeeper:
             if self._closed:
                 return None  # forgotten: never ask a bot after close
             self._asked[id(agent)] = agent
-            return await self._thinker.think(agent, view, legal)
+            return await self._thinker.think(agent, question)
 
     async def _volunteer(self, seat: int, agent: Agent) -> None:
         """Give the bot on ``seat`` one chance to act unasked per change while the match
@@ -442,9 +440,8 @@ class TurnKeeper:
                     moves = self._table.moves_of(seat)
                     match = self._table.match
                     assert match is not None  # volunteers() is empty without one
-                    view = wire_copy(self._table.view(seat))
-                    legal = wire_copy(match.legal_actions(seat))
-                action = await self._think(seat, agent, view, legal)
+                    question = Question.of(self._table.view(seat), match.legal_actions(seat))
+                action = await self._think(seat, agent, question)
                 if action is None:
                     continue  # nothing to offer now: ask again only after a change
 

@@ -17,6 +17,7 @@ from test_net_toygame import RandomBot
 
 from net.game import Agent, Wire
 from net.pacing import Pacer, loop_pacer
+from net.thinking import Question
 
 
 class FakeClock:
@@ -79,6 +80,27 @@ async def test_every_pass_of_the_loop_holds_a_bounded_number_of_slots() -> None:
     assert len([n for n in per_pass if n > 0]) >= 60 // 6
 
 
+async def test_a_slice_stays_within_budget_when_slots_cost_more_than_the_pacer_thought() -> (
+    None
+):
+    clock = FakeClock()
+    pacer = Pacer(0.003, clock=clock)
+    cheap: list[int] = []
+    for i in range(40):  # teach it that a slot costs 0.1 ms
+        async with pacer.slot():
+            clock.now += 0.0001
+            cheap.append(i)
+        await asyncio.sleep(0)
+    done: list[int] = []
+    seen: list[int] = []
+    tasks = [asyncio.create_task(_work(pacer, clock, i, done)) for i in range(30)]  # 1 ms each
+    asyncio.get_running_loop().call_soon(_probe(done, seen))
+    await asyncio.gather(*tasks)
+    per_pass = [b - a for a, b in itertools.pairwise([0, *seen])]
+    # It calls ~30 at the next tick; those finding the slice spent wait, first in line.
+    assert max(per_pass) <= 2 * 3 and done == list(range(30))
+
+
 async def test_a_cancelled_waiter_does_not_hold_up_the_others() -> None:
     clock = FakeClock()
     pacer = Pacer(0.002, clock=clock)
@@ -115,8 +137,8 @@ class Instant:
     """A thinker that answers in the same step (no thread, no process): every table's
     bot would be ready in the same pass of the loop."""
 
-    async def think(self, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
-        return agent.act(view, legal)
+    async def think(self, agent: Agent, question: Question) -> Wire | None:
+        return question.answer(agent)
 
     def forget(self, agents: Iterable[Agent]) -> None:
         """Nothing is held."""
