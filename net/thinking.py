@@ -119,13 +119,21 @@ class ThreadThinker:
 
 _LENGTH = struct.Struct(">I")
 
+NICENESS = 10
+"""How much nicer (``os.nice``) than the server the workers are: on a busy machine the
+event loop, which serves people, gets the CPU before the bots' thinking (measured with
+200 bot tables, docs/measurements/bench-server.txt); on an idle one nothing changes."""
 
-def _serve(sock: socket.socket) -> None:
+
+def _serve(sock: socket.socket, niceness: int) -> None:
     """A worker process's life: answer the server's questions until it hangs up.
 
     The bots living here are kept by the key the server gave them.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server; it hangs up
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     homed: dict[int, Agent] = {}
     stream = sock.makefile("rb")
     with sock, stream:
@@ -255,6 +263,8 @@ class ProcessThinker:
     Args:
         workers: Worker processes; default one fewer than the machine's CPUs
             (at least one), leaving a core to the event loop.
+        niceness: Added to the workers' niceness (:data:`NICENESS` by default;
+            0 to think at the server's priority).
 
     One thinker is meant to serve every table of a process; call
     :meth:`close` when the last table has closed. Use from one event loop.
@@ -265,11 +275,12 @@ class ProcessThinker:
         ValueError: ``workers`` below 1.
     """
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, niceness: int = NICENESS) -> None:
         count = workers if workers is not None else max(1, (os.cpu_count() or 2) - 1)
         if count < 1:
             raise ValueError(f"a process thinker needs at least one worker, not {count}")
         self._count = count
+        self._niceness = niceness
         self._links: dict[int, asyncio.Future[_Link]] = {}  # worker -> its link, once connected
         self._homes: dict[int, tuple[Agent, int]] = {}  # id(agent) -> (agent, its worker)
         self._moved: set[int] = set()  # id(agent) of the bots already sent to their worker
@@ -326,7 +337,10 @@ class ProcessThinker:
         try:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
             process = context.Process(
-                target=_serve, args=(theirs,), name=f"bot worker {worker}", daemon=True
+                target=_serve,
+                args=(theirs, self._niceness),
+                name=f"bot worker {worker}",
+                daemon=True,
             )
             process.start()
             link = _Link(process)

@@ -15,7 +15,7 @@ from test_net_server import game_of, serving
 from test_net_toygame import RandomBot
 
 from net.game import Agent, Wire
-from net.thinking import ProcessThinker, Question, Thinker, ThreadThinker
+from net.thinking import NICENESS, ProcessThinker, Question, Thinker, ThreadThinker
 
 
 class Counter:
@@ -27,7 +27,13 @@ class Counter:
 
     def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
         self.asked += 1
-        return {"name": self.name, "asked": self.asked, "pid": os.getpid(), "seen": view}
+        return {
+            "name": self.name,
+            "asked": self.asked,
+            "pid": os.getpid(),
+            "nice": os.nice(0),
+            "seen": view,
+        }
 
 
 class Unpicklable(Counter):
@@ -156,3 +162,11 @@ class Sleepy:
     def act(self, view: Wire, legal: list[Wire]) -> Wire | None:
         time.sleep(0.5)
         return {"late": True}
+
+
+async def test_workers_think_at_a_lower_priority_than_the_server(
+    thinker: ProcessThinker,
+) -> None:
+    got = await thinker.think(Counter("fay"), Question.of({}, []))
+    assert got is not None and got["pid"] != os.getpid()
+    assert got["nice"] == min(19, os.nice(0) + NICENESS) > os.nice(0)
