@@ -141,7 +141,11 @@ def _serve(sock: socket.socket, niceness: int) -> None:
             header = stream.read(_LENGTH.size)
             if len(header) < _LENGTH.size:
                 return  # the server closed its end (or died)
-            message = pickle.loads(stream.read(_LENGTH.unpack(header)[0]))
+            (length,) = _LENGTH.unpack(header)
+            payload = stream.read(length)
+            if len(payload) < length:
+                return  # hung up in the middle of a question
+            message = pickle.loads(payload)
             if message[0] == "forget":
                 for key in message[1]:
                     homed.pop(key, None)
