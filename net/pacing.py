@@ -101,7 +101,7 @@ class Pacer:
 
     async def _turn(self) -> None:
         """Return once this slot may run: at once if nobody waits and the slice has room."""
-        if not self._waiters and not self._called and self._spent < self._budget:
+        if not (self._waiters or self._returned or self._called) and self._spent < self._budget:
             self._granted()
             return
         self.queued += 1

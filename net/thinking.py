@@ -39,7 +39,6 @@ import socket
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
 import msgpack
@@ -178,8 +177,7 @@ class WorkerLost(Exception):
 class _Link(asyncio.Protocol):
     """The server's end of one worker's socket: sends questions, matches answers by ticket."""
 
-    def __init__(self, process: BaseProcess) -> None:
-        self.process = process
+    def __init__(self) -> None:
         self._transport: asyncio.Transport | None = None
         self._buffer = bytearray()
         self._waiting: dict[int, asyncio.Future[Any]] = {}
@@ -287,7 +285,7 @@ class ProcessThinker:
         self._niceness = niceness
         self._links: dict[int, asyncio.Future[_Link]] = {}  # worker -> its link, once connected
         self._homes: dict[int, tuple[Agent, int]] = {}  # id(agent) -> (agent, its worker)
-        self._moved: set[int] = set()  # id(agent) of the bots already sent to their worker
+        self._parcels: dict[int, bytes] = {}  # id(agent) -> the pickled bot, until sent
         self._local: dict[int, Agent] = {}  # id(agent) -> an agent that cannot move
         self._next = 0
         self._broken = False
@@ -299,7 +297,7 @@ class ProcessThinker:
         home = self._homes.get(key)
         if home is None and key not in self._local and not self._broken and not self._closed:
             try:
-                pickle.dumps(agent)
+                self._parcels[key] = pickle.dumps(agent)
             except Exception as exc:  # pickling raises many kinds (a lambda, a lock, ...)
                 log.info("Bot %r cannot move to a worker process (%s); it thinks here.", agent, exc)
                 self._local[key] = agent
@@ -310,12 +308,12 @@ class ProcessThinker:
         if home is None or self._broken or self._closed:
             return await asyncio.to_thread(question.answer, agent)
         try:
-            link = await self._link(home[1])
+            # Shielded: an asker cancelled meanwhile must not cancel the start for all.
+            link = await asyncio.shield(self._link(home[1]))
             # Shipped with its first question actually sent (not at the first try: an
             # asker cancelled while the worker started sent nothing).
-            shipped = None if key in self._moved else pickle.dumps(agent)
-            answer = link.ask(key, shipped, question)
-            self._moved.add(key)
+            answer = link.ask(key, self._parcels.get(key), question)
+            self._parcels.pop(key, None)
             result: Wire | None = await answer
             return result
         except WorkerLost:
@@ -331,7 +329,7 @@ class ProcessThinker:
     def _link(self, worker: int) -> asyncio.Future[_Link]:
         """The link to ``worker``, started on first use (shared by every asker meanwhile)."""
         link = self._links.get(worker)
-        if link is None:
+        if link is None or link.cancelled():
             link = self._links[worker] = asyncio.ensure_future(self._start(worker))
         return link
 
@@ -347,7 +345,7 @@ class ProcessThinker:
                 daemon=True,
             )
             process.start()
-            link = _Link(process)
+            link = _Link()
             await asyncio.get_running_loop().connect_accepted_socket(lambda: link, ours)
         except Exception as exc:
             ours.close()
@@ -365,7 +363,7 @@ class ProcessThinker:
         for agent in agents:
             key = id(agent)
             self._local.pop(key, None)
-            self._moved.discard(key)
+            self._parcels.pop(key, None)
             home = self._homes.pop(key, None)
             if home is not None:
                 gone.setdefault(home[1], []).append(key)
@@ -385,7 +383,7 @@ class ProcessThinker:
             if link is not None:
                 link.close()
         self._homes.clear()
-        self._moved.clear()
+        self._parcels.clear()
         self._local.clear()
 
 

@@ -14,6 +14,7 @@ import pytest
 from test_net_server import game_of, serving
 from test_net_toygame import RandomBot
 
+from net.frames import FrameError
 from net.game import Agent, Wire
 from net.thinking import NICENESS, ProcessThinker, Question, Thinker, ThreadThinker
 
@@ -170,3 +171,29 @@ async def test_workers_think_at_a_lower_priority_than_the_server(
     got = await thinker.think(Counter("fay"), Question.of({}, []))
     assert got is not None and got["pid"] != os.getpid()
     assert got["nice"] == min(19, os.nice(0) + NICENESS) > os.nice(0)
+
+
+async def test_a_bot_whose_first_question_was_cancelled_still_moves_with_its_next(
+    thinker: ProcessThinker,
+) -> None:
+    bot = Counter("gus")
+    first = asyncio.ensure_future(thinker.think(bot, Question.of({}, [])))
+    await asyncio.sleep(0)  # waiting for its worker to start: nothing sent yet
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    got = await thinker.think(bot, Question.of({"n": 1}, []))
+    assert got is not None and (got["asked"], got["seen"]) == (1, {"n": 1})
+    assert got["pid"] != os.getpid()
+
+
+def test_a_question_is_what_a_client_would_decode() -> None:
+    view = {"hand": (1, 2), "log": [{"t": "deal"}]}
+    question = Question.of(view, [{"type": "pass"}, ("a", 1)])
+    got_view, legal = question.unpack()
+    assert got_view == {"hand": [1, 2], "log": [{"t": "deal"}]}  # tuples arrive as lists
+    assert legal == [{"type": "pass"}, ["a", 1]]
+    got_view["log"].clear()
+    assert view["log"] == [{"t": "deal"}]  # a copy: nothing shared with the match
+    with pytest.raises(FrameError, match="Cannot encode"):
+        Question.of({"x": object()}, [])
