@@ -66,6 +66,7 @@ from net.messages import (
     parse_client_message,
 )
 from net.outbox import Outbox
+from net.pacing import Pacer
 from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.rematch import RematchVote
 from net.schema import BadMessage
@@ -251,6 +252,9 @@ class TableServer:
         thinker: Where the bots think (:mod:`net.thinking`): default a worker
             thread per decision; a :class:`net.thinking.ProcessThinker` shared
             by every table of a process that hosts many.
+        pacer: The fair queue through which bots' work takes the event loop's
+            time (:mod:`net.pacing`); default the running loop's own, shared by
+            every table of the process.
 
     Raises:
         ValueError: ``seats`` out of the game's range, a bad bot seat, or a
@@ -287,6 +291,7 @@ class TableServer:
         drafts: DraftRules | None = None,
         bot_patience: float = BOT_PATIENCE,
         thinker: Thinker | None = None,
+        pacer: Pacer | None = None,
     ) -> None:
         _check_text("table name", name, 64)
         if code is not None:
@@ -363,6 +368,7 @@ class TableServer:
             holds=self._drafts,
             bot_patience=bot_patience,
             thinker=thinker,
+            pacer=pacer,
         )
         self._answers = AnswerClock(
             (drafts or DraftRules()).answer_seconds,

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from net.drafts import DraftHolds
-from net.frames import wire_copy
 from net.game import Agent, Match, Wire
+from net.pacing import Pacer, loop_pacer
 from net.table import Table
-from net.thinking import Thinker, ThreadThinker
+from net.thinking import Question, Thinker, ThreadThinker
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,10 @@ class TurnKeeper:
             drafts, bots are not asked and their moves are not applied.
         thinker: Where bots think (:mod:`net.thinking`); default a worker
             thread per decision.
+        pacer: The fair queue bots' work on the loop goes through
+            (:mod:`net.pacing`): building a bot's view and legal actions, and
+            applying its answer. Default: the running loop's own
+            (:func:`net.pacing.loop_pacer`), shared by every table of the process.
 
     All methods except the tasks it starts are synchronous and must be called
     from the event loop while holding ``lock``.
@@ -127,8 +131,10 @@ class TurnKeeper:
         clock: Callable[[], float] = time.monotonic,
         holds: DraftHolds | None = None,
         thinker: Thinker | None = None,
+        pacer: Pacer | None = None,
     ) -> None:
         self._holds = holds
+        self._pacer = pacer
         self._thinker: Thinker = thinker or ThreadThinker()
         self._asked: dict[int, Agent] = {}  # id -> every agent asked, to forget at close
         self._table = table
@@ -333,7 +339,7 @@ class TurnKeeper:
             await asyncio.sleep(self._bot_delay)
             if self._holds is not None:
                 await self._holds.wait_clear(seat)  # a person drafts: time to deal
-            async with self._lock:
+            async with self._paced(), self._lock:
                 if (
                     self._closed
                     or seat not in self._table.waiting_on()
@@ -348,11 +354,10 @@ class TurnKeeper:
                 assert match is not None  # waiting_on() is empty without one
                 # The bot sees exactly what a client would decode: no shared
                 # references into the match.
-                view = wire_copy(self._table.view(seat))
-                legal = wire_copy(match.legal_actions(seat))
+                question = Question.of(self._table.view(seat), match.legal_actions(seat))
             crashed = False
             try:
-                action = await self._think(seat, agent, view, legal)
+                action = await self._think(seat, agent, question)
             except Exception:
                 log.exception("Bot at seat %d failed.", seat)
                 action, crashed = None, True
@@ -378,7 +383,8 @@ class TurnKeeper:
                 continue
             outcome: Outcome = "rejected"  # a pass when only this bot can move is a failure
             if action is not None:
-                outcome = await self._submit(seat, fresh, "bot")
+                async with self._paced():
+                    outcome = await self._submit(seat, fresh, "bot")
             if outcome != "rejected" or self._table.rev != rev:
                 continue  # done, or refused only because the state moved on: ask again
             failures += 1
@@ -392,12 +398,19 @@ class TurnKeeper:
                 return match.timeout_action(seat)
 
             log.warning("Bot at seat %d failed %d times; playing its default.", seat, failures)
-            outcome = await self._submit(seat, fallback, "bot default")
+            async with self._paced():
+                outcome = await self._submit(seat, fallback, "bot default")
             if outcome != "accepted" and self._table.rev == rev:
                 # Nothing more to try on this state: wait for the next change.
                 await change.wait()
 
-    async def _think(self, seat: int, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
+    def _paced(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A slot of the pacer for one piece of a bot's work on the loop (:mod:`net.pacing`)."""
+        if self._pacer is None:
+            self._pacer = loop_pacer()
+        return self._pacer.slot()
+
+    async def _think(self, seat: int, agent: Agent, question: Question) -> Wire | None:
         """``agent.act(view, legal)`` through the thinker, off the event loop (a slow bot
         must never block it), one call at a time per seat: its driver and its unasked
         chance never run the same bot concurrently."""
@@ -405,7 +418,7 @@ class TurnKeeper:
             if self._closed:
                 return None  # forgotten: never ask a bot after close
             self._asked[id(agent)] = agent
-            return await self._thinker.think(agent, view, legal)
+            return await self._thinker.think(agent, question)
 
     async def _volunteer(self, seat: int, agent: Agent) -> None:
         """Give the bot on ``seat`` one chance to act unasked per change while the match
@@ -415,7 +428,7 @@ class TurnKeeper:
         try:
             while True:
                 await asyncio.sleep(self._bot_delay)
-                async with self._lock:
+                async with self._paced(), self._lock:
                     if (
                         self._closed
                         or seat not in self._table.volunteers()
@@ -427,9 +440,8 @@ class TurnKeeper:
                     moves = self._table.moves_of(seat)
                     match = self._table.match
                     assert match is not None  # volunteers() is empty without one
-                    view = wire_copy(self._table.view(seat))
-                    legal = wire_copy(match.legal_actions(seat))
-                action = await self._think(seat, agent, view, legal)
+                    question = Question.of(self._table.view(seat), match.legal_actions(seat))
+                action = await self._think(seat, agent, question)
                 if action is None:
                     continue  # nothing to offer now: ask again only after a change
 
@@ -443,7 +455,8 @@ class TurnKeeper:
                         return None
                     return action
 
-                await self._submit(seat, fresh, "bot offer")
+                async with self._paced():
+                    await self._submit(seat, fresh, "bot offer")
         except Exception:
             log.exception("The bot at seat %d failed on an unasked chance; it waits.", seat)
         finally:

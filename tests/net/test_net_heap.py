@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from net.heap import settle_heap
+from net.heap import FULL_EVERY, settle_heap
 
 
 class Node:
@@ -21,8 +21,10 @@ class Node:
 
 @pytest.fixture
 def unfreeze() -> Iterator[None]:
+    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()  # leave the test process's collector as it was
+    gc.set_threshold(*thresholds)
 
 
 def test_settled_objects_are_left_out_and_new_cycles_still_go(unfreeze: None) -> None:
@@ -37,3 +39,12 @@ def test_settled_objects_are_left_out_and_new_cycles_still_go(unfreeze: None) ->
     gc.collect()
     assert gone() is None
     assert kept.other is None
+
+
+def test_full_collections_become_rarer_young_ones_do_not(unfreeze: None) -> None:
+    gc.set_threshold(700, 10, 10)
+    settle_heap()
+    assert gc.get_threshold() == (700, 10, FULL_EVERY) and FULL_EVERY > 10
+    gc.set_threshold(700, 10, 5000)
+    settle_heap()
+    assert gc.get_threshold() == (700, 10, 5000)  # a higher threshold is kept

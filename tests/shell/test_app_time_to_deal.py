@@ -28,7 +28,7 @@ from textual.widgets import Input
 
 from net.drafts import DraftRules
 from net.game import Agent, Wire
-from net.thinking import Thinker
+from net.thinking import Question, Thinker
 from poissonnier_tui.games.poissonnier.ui.reasons import reason_label
 from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
@@ -70,14 +70,15 @@ class Gate:
             and not view["proposals"]
         )
 
-    async def think(self, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
+    async def think(self, agent: Agent, question: Question) -> Wire | None:
         """Hold the one decision :meth:`_holds` picks, then think as the table would."""
+        view, _legal = question.unpack()
         if self._holds(view):
             self.turn = int(view["turn"])
             self._on_hold()  # same loop as the table: before any other move of ours
             self.asked.set()
             await asyncio.wait_for(self.release.wait(), 60)
-        return await self._inner.think(agent, view, legal)
+        return await self._inner.think(agent, question)
 
     def forget(self, agents: Iterable[Agent]) -> None:
         """As the wrapped thinker."""
