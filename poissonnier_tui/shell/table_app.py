@@ -13,7 +13,7 @@ shows again only the keys that apply (``check_action``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -27,11 +27,13 @@ from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
 from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
 from poissonnier_tui.shell.messages import ActionRefused
-from poissonnier_tui.shell.screens.browse import BrowserFactory
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.seats import SeatLabel
 from poissonnier_tui.shell.session import BrowseSession, Session
 from poissonnier_tui.shell.worker import Connect, Link, TableRelay
+
+if TYPE_CHECKING:
+    from poissonnier_tui.shell.screens.browse import BrowserFactory
 
 
 class TableApp(App[None]):

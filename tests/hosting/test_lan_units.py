@@ -299,7 +299,7 @@ async def test_a_stray_sighting_right_after_a_goodbye_does_not_list_the_table_ag
         async def async_request(self, _zc: object, _timeout: int) -> bool:
             return online["yes"]
 
-    monkeypatch.setattr(discovery, "AsyncServiceInfo", Info)
+    monkeypatch.setattr("zeroconf.asyncio.AsyncServiceInfo", Info)  # the browser's resolver
     monkeypatch.setattr(discovery, "_ad_from_info", lambda _info: oldies)
     monkeypatch.setattr(discovery, "GOODBYE_GRACE", 0.3)
     heard: list[bool] = []

@@ -1,0 +1,95 @@
+"""What a solo start loads: only what the table needs (a fast start is a short import list).
+
+A new Python process runs ``poissonnier solo`` through the command's own entry
+point, headless, until the table screen shows the game; then it reports which
+of the modules watched here it had imported. LAN discovery (zeroconf, ifaddr),
+the Markdown help (markdown-it, Pygments), the other game and the arena are for
+other paths (hosting or browsing the LAN, help, Go Fish, ``simulate``): a solo
+start that imports one of them pays for nothing it shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+NOT_FOR_SOLO = (
+    "zeroconf",
+    "ifaddr",
+    "markdown_it",
+    "pygments",
+    "poissonnier_tui.games.gofish",
+    "poissonnier_tui.arena",
+    "poissonnier_tui.shell.screens.home",
+    "poissonnier_tui.shell.screens.browse",
+)
+"""Modules a solo start at the table must not have imported."""
+
+CHILD = """
+import json, sys
+from textual.app import App
+
+WATCHED = json.loads(sys.argv[1])
+real_run = App.run
+
+def run(self, **_options):
+    async def until_the_table(pilot):
+        for _ in range(3000):  # bounded: 30 s at most, whatever the load
+            if getattr(self, "snapshot", None) is not None and (
+                type(self.screen).__name__ == "TableScreen"
+            ):
+                loaded = sorted(m for m in WATCHED if m in sys.modules)
+                print(json.dumps({"table": True, "loaded": loaded}), flush=True)
+                break
+            await pilot.pause(0.01)
+        self.exit()
+
+    return real_run(self, headless=True, size=(120, 40), auto_pilot=until_the_table)
+
+App.run = run
+from poissonnier_tui.cli import main
+main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"])
+"""
+
+
+def run_child(code: str, *args: str, data_dir: Path) -> dict[str, object]:
+    """Run ``code`` in a new interpreter; its last stdout line, as JSON."""
+    env = dict(os.environ, POISSONNIER_DATA_DIR=str(data_dir))
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    got: dict[str, object] = json.loads(lines[-1])
+    return got
+
+
+def test_a_solo_start_imports_neither_the_lan_nor_the_help_nor_the_other_game(
+    tmp_path: Path,
+) -> None:
+    got = run_child(CHILD, json.dumps(NOT_FOR_SOLO), data_dir=tmp_path)
+    assert got["table"] is True
+    assert got["loaded"] == []
+    logs = list(tmp_path.glob("games/*seed3*.plog"))
+    assert len(logs) == 1 and logs[0].stat().st_size > 0  # a real table, with its log
+
+
+def test_the_command_line_alone_imports_no_textual_and_no_lan(tmp_path: Path) -> None:
+    """``poissonnier --help`` and argument errors need the parser only."""
+    code = """
+import json, sys
+from poissonnier_tui import cli
+cli.choose_language([])
+cli.build_parser()
+print(json.dumps({"loaded": sorted(m for m in ("textual", "zeroconf", "markdown_it")
+                                   if m in sys.modules)}))
+"""
+    assert run_child(code, data_dir=tmp_path)["loaded"] == []
