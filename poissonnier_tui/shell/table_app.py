@@ -25,11 +25,23 @@ from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
-from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
+from poissonnier_tui.shell.game_ui import (
+    GameSnapshot,
+    GameUI,
+    load_game_ui,
+    screen_css,
+    stylesheets_ahead,
+)
 from poissonnier_tui.shell.messages import ActionRefused
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.seats import SeatLabel
-from poissonnier_tui.shell.session import BrowseSession, Session
+from poissonnier_tui.shell.session import (
+    BrowseSession,
+    HostSession,
+    JoinSession,
+    Session,
+    SoloSession,
+)
 from poissonnier_tui.shell.worker import Connect, Link, TableRelay
 
 if TYPE_CHECKING:
@@ -72,6 +84,11 @@ class TableApp(App[None]):
         connect: Connect | None = None,
     ) -> None:
         super().__init__()
+        if isinstance(session, SoloSession | JoinSession | HostSession):
+            # Read every style once: the connecting screen's and the table's with the app's.
+            game = session.settings.game if isinstance(session, HostSession) else session.game
+            ahead = stylesheets_ahead(game, screen_css(ConnectingScreen))
+            self.css_path = [*self.css_path, *ahead]
         self.session: Session = session
         """How to reach the table; a reconnect reuses it with the seat's token."""
         own = getattr(session, "autoplay", False)

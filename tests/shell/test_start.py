@@ -1,11 +1,15 @@
-"""What a solo start loads: only what the table needs (a fast start is a short import list).
+"""A solo start does only the work the table needs.
 
-A new Python process runs ``poissonnier solo`` through the command's own entry
+Imports: a new Python process runs ``poissonnier solo`` through the command's own entry
 point, headless, until the table screen shows the game; then it reports which
 of the modules watched here it had imported. LAN discovery (zeroconf, ifaddr),
 the Markdown help (markdown-it, Pygments), the other game and the arena are for
 other paths (hosting or browsing the LAN, help, Go Fish, ``simulate``): a solo
 start that imports one of them pays for nothing it shows.
+
+Styles: Textual reads every stylesheet again whenever a screen brings one it has not
+seen; the app loads the connecting screen's and the game's table's as it starts, so
+the table shows without that second reading.
 """
 
 from __future__ import annotations
@@ -15,6 +19,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from pilot import until
+from textual.css.stylesheet import Stylesheet
+
+from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.session import SoloSession
 
 NOT_FOR_SOLO = (
     "zeroconf",
@@ -93,3 +105,25 @@ print(json.dumps({"loaded": sorted(m for m in ("textual", "zeroconf", "markdown_
                                    if m in sys.modules)}))
 """
     assert run_child(code, data_dir=tmp_path)["loaded"] == []
+
+
+async def test_a_solo_table_shows_without_reading_every_stylesheet_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reparses: list[int] = []
+    real = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparses.append(len(self.source))
+        real(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None)
+        loaded = {Path(path).name for path, _ in app.stylesheet.source}
+        assert {"app.tcss", "connecting.tcss", "table.tcss"} <= loaded
+        assert reparses == []
+        side = app.screen.query_one("#side")
+        assert str(side.styles.width) == "40w"  # table.tcss applies ("#side { width: 40% }")
+        assert str(side.styles.max_width) == "64"
