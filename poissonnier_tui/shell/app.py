@@ -44,6 +44,7 @@ from textual.binding import Binding, BindingType
 
 from net.messages import SEAT_GIVEN
 from net.reconnect import GIVE_UP_AFTER
+from poissonnier_tui import collector
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
@@ -139,17 +140,23 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         """Show the home screen, the lobby of tables, or the connecting screen and start the
         network worker."""
         translate_bindings(self)  # the footer's quit, help... in the player's language
+        # The command held the garbage collector off for the start (poissonnier_tui/
+        # collector.py): back once the first screen that matters is drawn, or anyway soon.
+        self.set_timer(collector.LONGEST_HOLD, collector.release)
         if isinstance(self.session, HomeSession):
             self.open_home(self.session)
+            self.call_after_refresh(collector.release)
             return
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
+            self.call_after_refresh(collector.release)
             return
         self.push_screen(self._new_connecting_screen())
         self.run_table()
 
     async def on_unmount(self) -> None:
         """Close what :meth:`on_mount` opened: the connection (and, in solo, the server)."""
+        collector.release()
         self._leaving = True  # the lost connection that follows is ours: no lobby, no alarm
         await self._close_link()
 
@@ -244,6 +251,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
                 self.switch_screen(self._table)
             else:  # a dialog (help, quit) is open over the connecting screen
                 self.push_screen(self._table)
+            self.call_after_refresh(collector.release)  # the table is drawn: the start is over
         else:
             self.game_ui.show(self._table, snap)
             if isinstance(self.screen, ConnectingScreen):

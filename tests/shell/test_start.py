@@ -7,6 +7,10 @@ the Markdown help (markdown-it, Pygments), the other game and the arena are for
 other paths (hosting or browsing the LAN, help, Go Fish, ``simulate``): a solo
 start that imports one of them pays for nothing it shows.
 
+Garbage collector: the command holds it off while the TUI starts
+(poissonnier_tui/collector.py) and the app gives it back once the table is drawn;
+every other command runs with it.
+
 Styles: Textual reads every stylesheet again whenever a screen brings one it has not
 seen; the app loads the connecting screen's and the game's table's as it starts, so
 the table shows without that second reading.
@@ -14,6 +18,8 @@ the table shows without that second reading.
 
 from __future__ import annotations
 
+import argparse
+import gc
 import json
 import os
 import subprocess
@@ -24,6 +30,9 @@ import pytest
 from pilot import until
 from textual.css.stylesheet import Stylesheet
 
+from poissonnier_tui import collector
+from poissonnier_tui.cli import main
+from poissonnier_tui.commands import history, solo
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.session import SoloSession
@@ -41,20 +50,29 @@ NOT_FOR_SOLO = (
 """Modules a solo start at the table must not have imported."""
 
 CHILD = """
-import json, sys
+import gc, json, sys
 from textual.app import App
+from poissonnier_tui import collector
 
 WATCHED = json.loads(sys.argv[1])
+collector.LONGEST_HOLD = 600.0  # only the drawn table may give the collector back here
 real_run = App.run
 
 def run(self, **_options):
+    held = not gc.isenabled()
+
     async def until_the_table(pilot):
         for _ in range(3000):  # bounded: 30 s at most, whatever the load
             if getattr(self, "snapshot", None) is not None and (
                 type(self.screen).__name__ == "TableScreen"
             ):
                 loaded = sorted(m for m in WATCHED if m in sys.modules)
-                print(json.dumps({"table": True, "loaded": loaded}), flush=True)
+                for _ in range(3000):
+                    if gc.isenabled():
+                        break
+                    await pilot.pause(0.01)
+                print(json.dumps({"table": True, "loaded": loaded, "held": held,
+                                  "back": gc.isenabled()}), flush=True)
                 break
             await pilot.pause(0.01)
         self.exit()
@@ -90,6 +108,7 @@ def test_a_solo_start_imports_neither_the_lan_nor_the_help_nor_the_other_game(
     got = run_child(CHILD, json.dumps(NOT_FOR_SOLO), data_dir=tmp_path)
     assert got["table"] is True
     assert got["loaded"] == []
+    assert got["held"] is True and got["back"] is True  # collector off to the table, then on
     logs = list(tmp_path.glob("games/*seed3*.plog"))
     assert len(logs) == 1 and logs[0].stat().st_size > 0  # a real table, with its log
 
@@ -127,3 +146,43 @@ async def test_a_solo_table_shows_without_reading_every_stylesheet_again(
         side = app.screen.query_one("#side")
         assert str(side.styles.width) == "40w"  # table.tcss applies ("#side { width: 40% }")
         assert str(side.styles.max_width) == "64"
+
+
+def test_the_collector_is_held_for_the_solo_command_only_and_always_given_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert gc.isenabled()
+    seen: dict[str, bool] = {}
+
+    def record(name: str) -> object:
+        def run(_args: argparse.Namespace) -> int:
+            seen[name] = gc.isenabled()
+            return 0
+
+        return run
+
+    monkeypatch.setattr(history, "run", record("history"))
+    monkeypatch.setattr(solo, "run", record("solo"))
+    assert main(["history"]) == 0
+    assert gc.isenabled()
+    assert main(["solo", "--bots", "1"]) == 0  # no app here to give it back: main does
+    assert gc.isenabled() and not collector.held()
+    assert seen == {"history": True, "solo": False}
+    with pytest.raises(SystemExit):
+        main(["solo", "--bots", "many"])  # an argument error gives it back too
+    assert gc.isenabled()
+
+
+def test_holding_leaves_a_collector_someone_else_turned_off_to_them() -> None:
+    gc.disable()
+    try:
+        collector.hold()
+        collector.release()
+        assert not gc.isenabled()  # not ours to turn on
+    finally:
+        gc.enable()
+    collector.hold()
+    assert not gc.isenabled() and collector.held()
+    collector.release()
+    collector.release()
+    assert gc.isenabled() and not collector.held()
