@@ -83,6 +83,9 @@ SLOW_DOWN_RETRY = 0.25
 """Seconds before autoplay sends again a move the table refused as too fast (``slow_down``:
 a seat's action budget refills at 10 a second)."""
 
+SOLO_CONNECTING_AFTER = 0.5
+"""Seconds a solo start waits for its table before it shows the connecting screen."""
+
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
 (its bots sit again; the player takes seat 1 back)."""
@@ -151,8 +154,22 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             self.push_screen(self._new_lobby())
             self.call_after_refresh(collector.release)
             return
-        self.push_screen(self._new_connecting_screen())
+        if isinstance(self.session, SoloSession):
+            # A solo table is up in a blink: a connecting screen would only flash by (and
+            # cost the table's first frame its making); it shows if the table is slow.
+            self.set_timer(SOLO_CONNECTING_AFTER, self._connecting_if_still_waiting)
+        else:
+            self.push_screen(self._new_connecting_screen())
         self.run_table()
+
+    def _connecting_if_still_waiting(self) -> None:
+        """The connecting screen, with the last progress said, if the table is not shown yet
+        (nor a connecting screen, e.g. one that says why joining failed)."""
+        if self._table is None and self.connecting_screen is None and not self._leaving:
+            screen = self._new_connecting_screen()
+            if self.said:
+                screen.message = self.said
+            self.push_screen(screen)
 
     async def on_unmount(self) -> None:
         """Close what :meth:`on_mount` opened: the connection (and, in solo, the server)."""

@@ -164,8 +164,14 @@ class TableApp(App[None]):
         """A connecting screen for this game whose seats follow :attr:`seats` (data-bound)."""
         return ConnectingScreen(self.game_title).data_bind(TableApp.seats)
 
+    said = ""
+    """The last progress or problem :meth:`_say` said (shown by a connecting screen pushed
+    later)."""
+
     def _say(self, message: str, *, failed: bool = False) -> None:
-        """Update the connecting screen's message (pushing one if a game was on)."""
+        """Update the connecting screen's message (pushing one if a game was on, or to say
+        what failed)."""
+        self.said = message
         screen = self.connecting_screen
         if screen is None:
             if not failed:

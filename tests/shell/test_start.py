@@ -11,6 +11,9 @@ Garbage collector: the command holds it off while the TUI starts
 (poissonnier_tui/collector.py) and the app gives it back once the table is drawn;
 every other command runs with it.
 
+Screens: a solo table is up in a blink, so no connecting screen flashes by before
+it; one shows if the table is slow to come.
+
 Styles: Textual reads every stylesheet again whenever a screen brings one it has not
 seen; the app loads the connecting screen's and the game's table's as it starts, so
 the table shows without that second reading.
@@ -19,22 +22,29 @@ the table shows without that second reading.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot import until
+from links import QueueLink
+from pilot import mounted, until
 from textual.css.stylesheet import Stylesheet
 
 from poissonnier_tui import collector
 from poissonnier_tui.cli import main
 from poissonnier_tui.commands import history, solo
+from poissonnier_tui.games.poissonnier.rules.engine import new_game
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.shell import app as app_module
 from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.session import SoloSession
 
 NOT_FOR_SOLO = (
@@ -139,7 +149,12 @@ async def test_a_solo_table_shows_without_reading_every_stylesheet_again(
     monkeypatch.setattr(Stylesheet, "reparse", counted)
     app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None)
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen)
+            and app.snapshot is not None
+            and mounted(app.screen),
+        )
         loaded = {Path(path).name for path, _ in app.stylesheet.source}
         assert {"app.tcss", "connecting.tcss", "table.tcss"} <= loaded
         assert reparses == []
@@ -186,3 +201,55 @@ def test_holding_leaves_a_collector_someone_else_turned_off_to_them() -> None:
     collector.release()
     collector.release()
     assert gc.isenabled() and not collector.held()
+
+
+async def test_a_solo_table_comes_with_no_connecting_screen_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "SOLO_CONNECTING_AFTER", 600.0)  # however slow the machine
+    mounted_screens: list[str] = []
+    real = ConnectingScreen.on_mount
+
+    def on_mount(self: ConnectingScreen) -> None:
+        mounted_screens.append(self.message)
+        real(self)
+
+    monkeypatch.setattr(ConnectingScreen, "on_mount", on_mount)
+    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen)
+            and app.snapshot is not None
+            and mounted(app.screen),
+        )
+        assert mounted_screens == []
+        assert app.said.startswith("Joined the table on 127.0.0.1:")  # said, shown nowhere
+
+
+async def test_a_slow_solo_table_shows_the_connecting_screen_with_the_last_news(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "SOLO_CONNECTING_AFTER", 0.05)
+    link = QueueLink(0)
+    opened = asyncio.Event()
+
+    async def slow_connect(session: object, *, say: Callable[[str], None] | None = None) -> object:
+        assert say is not None
+        say("Setting up the fish market…")
+        await opened.wait()  # the table takes its time
+        return link
+
+    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana"), connect=slow_connect)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ConnectingScreen) and mounted(app.screen))
+        screen = app.screen
+        assert isinstance(screen, ConnectingScreen)
+        assert screen.message == "Setting up the fish market…" and not screen.failed
+        opened.set()
+        link.lobby([("Ana", "human"), ("Bot", "bot")])
+        link.view(view_for(new_game(3, 2), 0))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and mounted(app.screen))
+        assert app.connecting_screen is None  # the table took its place
+        for _ in range(3):  # let the header's own title watcher run before the app closes
+            await pilot.pause()  # (Textual's Header fails if it runs once torn down)
