@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import pickle
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # worker processes are for many tables: a solo table never imports them
+    from concurrent.futures import ProcessPoolExecutor
 
 from net.game import Agent, Wire
 
@@ -93,9 +93,14 @@ class ProcessThinker:
         count = workers if workers is not None else max(1, (os.cpu_count() or 2) - 1)
         if count < 1:
             raise ValueError(f"a process thinker needs at least one worker, not {count}")
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         context = multiprocessing.get_context("spawn")  # no fork of a threaded process
         # One single-process pool per worker: a bot's calls always reach its own process.
-        self._pools = [ProcessPoolExecutor(1, mp_context=context) for _ in range(count)]
+        self._pools: list[ProcessPoolExecutor] = [
+            ProcessPoolExecutor(1, mp_context=context) for _ in range(count)
+        ]
         self._homes: dict[int, tuple[Agent, int]] = {}  # id(agent) -> (agent, its pool)
         self._local: dict[int, Agent] = {}  # id(agent) -> an agent that cannot move
         self._next = 0
@@ -104,6 +109,8 @@ class ProcessThinker:
 
     async def think(self, agent: Agent, view: Wire, legal: list[Wire]) -> Wire | None:
         """See :meth:`Thinker.think`; in the bot's worker process when it can move there."""
+        from concurrent.futures.process import BrokenProcessPool
+
         key = id(agent)
         home = self._homes.get(key)
         shipped: bytes | None = None

@@ -66,8 +66,6 @@ from poissonnier_tui.shell.messages import (
 )
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.screens.help import HelpScreen
-from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import (
     BrowseSession,
     HomeSession,
@@ -431,6 +429,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def action_help(self) -> None:
         """Open the help (or close it if it is open)."""
+        from poissonnier_tui.shell.screens.help import HelpScreen  # dialogs: when asked for
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
@@ -440,6 +440,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def action_request_quit(self) -> None:
         """``ctrl+q``: confirm, then leave (a second ``ctrl+q`` confirms)."""
+        from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
+
         if isinstance(self.screen, QuitDialog):
             self.screen.dismiss(True)
             return

@@ -3,9 +3,10 @@
 Imports: a new Python process runs ``poissonnier solo`` through the command's own entry
 point, headless, until the table screen shows the game; then it reports which
 of the modules watched here it had imported. LAN discovery (zeroconf, ifaddr),
-the Markdown help (markdown-it, Pygments), the other game and the arena are for
-other paths (hosting or browsing the LAN, help, Go Fish, ``simulate``): a solo
-start that imports one of them pays for nothing it shows.
+the Markdown help (markdown-it, Pygments), the other game, the arena, dialogs
+nobody opened and bots' worker processes are for other paths (hosting or browsing
+the LAN, help, Go Fish, ``simulate``, many tables): a solo start that imports one
+of them pays for nothing it shows.
 
 Garbage collector: the command holds it off while the TUI starts
 (poissonnier_tui/collector.py) and the app gives it back once the table is drawn;
@@ -56,6 +57,9 @@ NOT_FOR_SOLO = (
     "poissonnier_tui.arena",
     "poissonnier_tui.shell.screens.home",
     "poissonnier_tui.shell.screens.browse",
+    "poissonnier_tui.shell.screens.help",
+    "poissonnier_tui.shell.screens.quit_dialog",
+    "multiprocessing",
 )
 """Modules a solo start at the table must not have imported."""
 
