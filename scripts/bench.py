@@ -453,7 +453,7 @@ TABLE_SCREEN_MODULE = "poissonnier_tui.games.poissonnier.ui.screens.table"
 
 
 def _minimal_app() -> Any:
-    from bench_start import Minimal  # the cold start's anchor too (scripts/bench_start.py)
+    from bench_minimal import Minimal  # the cold start's anchor too (scripts/bench_start.py)
 
     return Minimal()
 
@@ -543,7 +543,7 @@ def tui_figures(presses: int, starts: int) -> list[Figure]:
     The starts are warm: both apps' modules are imported before the first
     (otherwise the first start of each, all of a ``--quick`` run, counts its imports).
     """
-    for module in ("bench_start", "poissonnier_tui.shell.app", TABLE_SCREEN_MODULE):
+    for module in ("bench_minimal", "poissonnier_tui.shell.app", TABLE_SCREEN_MODULE):
         importlib.import_module(module)
 
     min_first: list[float] = []

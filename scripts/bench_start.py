@@ -9,45 +9,29 @@ first frame the app draws that shows what was asked for (any frame for the
 minimal app; the table screen with the game on it for the real one) is
 timestamped with ``time.monotonic()`` (system-wide, so the parent compares it
 with its own clock taken just before it spawned this process), then the app
-exits. The timestamp is the last line printed on stdout. Nothing is imported
-before the harness but ``textual.app`` (which both apps import anyway), so the
-parent's figure is the whole start: interpreter, imports, building the app, and
-for the real one the table server, its log, the bots, the TCP join and the table
-screen.
+exits. The timestamp is the last line printed on stdout. The harness patches
+Textual when the program itself imports it and imports nothing of its own, so
+the parent's figure is the whole start as a player gets it: interpreter,
+imports, building the app, and for the real one the table server, its log, the
+bots, the TCP join and the table screen.
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import sys
 import time
-from collections.abc import Callable
-from typing import Any, ClassVar
-
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Static
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
 
 SIZE = (160, 50)
 """The terminal the apps run in (columns, rows): the bench's TUI figures use the same."""
 
 SOLO_ARGS = ["solo", "--bots", "1", "--seed", "3", "--name", "Bench", "--bot-delay", "0"]
 """The command line of the real start (the warm figure's table, as a command)."""
-
-
-class Minimal(App[None]):
-    """The anchor: a minimal Textual app (a counter and a footer with one key)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "flip", "Flip")]
-
-    def compose(self) -> ComposeResult:
-        """A counter and the footer."""
-        yield Static("0", id="n")
-        yield Footer()
-
-    def action_flip(self) -> None:
-        """Add one to the counter."""
-        n = self.query_one("#n", Static)
-        n.update(str(int(str(n.content)) + 1))
 
 
 def on_table(app: Any) -> bool:
@@ -59,24 +43,68 @@ def on_table(app: Any) -> bool:
     return isinstance(app.screen, TableScreen)
 
 
+class _WhenLoaded(importlib.abc.MetaPathFinder):
+    """Calls ``then(module)`` once ``name`` has been imported (by whoever imports it)."""
+
+    def __init__(self, name: str, then: Callable[[ModuleType], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        """The module's own spec, its loader made to call :attr:`then` after loading."""
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        load = loader.exec_module
+        then = self.then
+
+        def exec_module(module: ModuleType) -> None:
+            load(module)
+            then(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
 def first_frame_harness(ready: Callable[[Any], bool], drawn: list[float]) -> None:
     """Make every ``App.run`` headless at :data:`SIZE`; stamp the first frame ``ready`` accepts
-    (``time.monotonic()`` into ``drawn``), then exit the app."""
-    real_run = App.run
+    (``time.monotonic()`` into ``drawn``), then exit the app.
 
-    def run(self: App[Any], **_options: Any) -> Any:
-        real_display = self._display  # the one place Textual hands over a frame
+    Textual is patched as it is imported, by the program itself: nothing runs or is
+    imported before the program's own first line but this harness.
+    """
 
-        def display(screen: Any, renderable: Any) -> None:
-            real_display(screen, renderable)
-            if renderable is not None and not drawn and ready(self):
-                drawn.append(time.monotonic())
-                self.exit()
+    def patch(textual_app: ModuleType) -> None:
+        app_class = textual_app.App
+        real_run = app_class.run
 
-        self._display = display  # type: ignore[method-assign]
-        return real_run(self, headless=True, size=SIZE)
+        def run(self: Any, **_options: Any) -> Any:
+            real_display = self._display  # the one place Textual hands over a frame
 
-    App.run = run  # type: ignore[method-assign]
+            def display(screen: Any, renderable: Any) -> None:
+                real_display(screen, renderable)
+                if renderable is not None and not drawn and ready(self):
+                    drawn.append(time.monotonic())
+                    self.exit()
+
+            self._display = display
+            return real_run(self, headless=True, size=SIZE)
+
+        app_class.run = run
+
+    if "textual.app" in sys.modules:
+        patch(sys.modules["textual.app"])
+    else:
+        sys.meta_path.insert(0, _WhenLoaded("textual.app", patch))
 
 
 def main(which: str) -> int:
@@ -84,6 +112,8 @@ def main(which: str) -> int:
     drawn: list[float] = []
     if which == "minimal":
         first_frame_harness(lambda _app: True, drawn)
+        from bench_minimal import Minimal
+
         Minimal().run()
     elif which == "table":
         first_frame_harness(on_table, drawn)
