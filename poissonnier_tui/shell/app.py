@@ -138,8 +138,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Show the home screen, the lobby of tables, or the connecting screen and start the
-        network worker."""
+        """Show the home screen, the lobby of tables, or the connecting screen (for a solo
+        table, only if it is slow to come) and start the network worker."""
         translate_bindings(self)  # the footer's quit, help... in the player's language
         # The command held the garbage collector off for the start (poissonnier_tui/
         # collector.py): back once the first screen that matters is drawn, or anyway soon.

@@ -60,10 +60,10 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
 
     def open_home(self, session: HomeSession) -> None:
         """Apply the saved theme and language and show the home screen."""
-        self.home_started = True
-        self.cli_lang = session.lang
         from poissonnier_tui.shell.screens.home import HomeScreen
 
+        self.home_started = True
+        self.cli_lang = session.lang
         settings = load_settings().settings
         self._apply_settings(settings)
         self.push_screen(HomeScreen())

@@ -140,6 +140,16 @@ print(json.dumps({"loaded": sorted(m for m in ("textual", "zeroconf", "markdown_
     assert run_child(code, data_dir=tmp_path)["loaded"] == []
 
 
+def solo_app() -> PoissonnierApp:
+    """A solo table against one bot that plays at once."""
+    return PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
+
+
+def table_shown(app: PoissonnierApp) -> bool:
+    """The table screen shows the game, every widget of it mounted (so the app may close)."""
+    return isinstance(app.screen, TableScreen) and app.snapshot is not None and mounted(app.screen)
+
+
 async def test_a_solo_table_shows_without_reading_every_stylesheet_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -151,14 +161,9 @@ async def test_a_solo_table_shows_without_reading_every_stylesheet_again(
         real(self)
 
     monkeypatch.setattr(Stylesheet, "reparse", counted)
-    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
+    app = solo_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, TableScreen)
-            and app.snapshot is not None
-            and mounted(app.screen),
-        )
+        await until(pilot, lambda: table_shown(app))
         loaded = {Path(path).name for path, _ in app.stylesheet.source}
         assert {"app.tcss", "connecting.tcss", "table.tcss"} <= loaded
         assert reparses == []
@@ -219,14 +224,9 @@ async def test_a_solo_table_comes_with_no_connecting_screen_before_it(
         real(self)
 
     monkeypatch.setattr(ConnectingScreen, "on_mount", on_mount)
-    app = PoissonnierApp(SoloSession(bots=1, seed=3, name="Ana", bot_delay=0.0))
+    app = solo_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, TableScreen)
-            and app.snapshot is not None
-            and mounted(app.screen),
-        )
+        await until(pilot, lambda: table_shown(app))
         assert mounted_screens == []
         assert app.said.startswith("Joined the table on 127.0.0.1:")  # said, shown nowhere
 
@@ -253,7 +253,7 @@ async def test_a_slow_solo_table_shows_the_connecting_screen_with_the_last_news(
         opened.set()
         link.lobby([("Ana", "human"), ("Bot", "bot")])
         link.view(view_for(new_game(3, 2), 0))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and mounted(app.screen))
+        await until(pilot, lambda: table_shown(app))
         assert app.connecting_screen is None  # the table took its place
         for _ in range(3):  # let the header's own title watcher run before the app closes
             await pilot.pause()  # (Textual's Header fails if it runs once torn down)
