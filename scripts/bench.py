@@ -24,8 +24,8 @@ runs on is shared: wall time there measures the neighbours too); the server
 and TUI figures are wall time, as a player feels them. A *warm* start is
 measured in this process, its modules already imported (building the app →
 first frame); a *cold* start is a new process each time, as a player runs the
-command (interpreter, imports, app → first frame; scripts/bench_start.py). Every loop is bounded
-by a count and a time budget. ``--quick`` shortens every measurement (about
+command (interpreter, imports, app → first frame; scripts/bench_start.py).
+Every loop is bounded by a count and a time budget. ``--quick`` shortens every measurement (about
 a minute on a quiet machine, several on a busy one: closing 200 tables waits
 for their bots); the default takes a few minutes more. The table goes to stdout;
 ``--json`` prints the figures as JSON instead.
