@@ -30,11 +30,11 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import ifaddr
-from zeroconf import IPVersion, ServiceStateChange, Zeroconf
-from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+if TYPE_CHECKING:  # imported where used: a table that is not on the LAN never loads zeroconf
+    from zeroconf import ServiceStateChange, Zeroconf
+    from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 RESOLVE_TIMEOUT_MS = 3000
 """How long to wait for a table's address and TXT record, in milliseconds."""
@@ -120,6 +120,8 @@ def _instance_label(name: str) -> str:
 
 
 def _zeroconf_kwargs(interface: str | None) -> dict[str, Any]:
+    from zeroconf import IPVersion
+
     if interface is None:
         return {"ip_version": IPVersion.V4Only}
     return {"interfaces": [interface], "ip_version": IPVersion.V4Only}
@@ -210,6 +212,8 @@ def host_addresses(interface: str | None = None) -> list[HostAddress]:
     if interface is not None:
         note = address_note(interface)
         return [HostAddress(interface, "", note == "", note)]
+    import ifaddr
+
     found: list[HostAddress] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
@@ -255,6 +259,8 @@ class Advertiser:
         self._info: AsyncServiceInfo | None = None
 
     def _make_info(self, ad: TableAd) -> AsyncServiceInfo:
+        from zeroconf.asyncio import AsyncServiceInfo
+
         stype = service_type(ad.game)
         host = socket.gethostname().split(".")[0] or "poissonnier"
         return AsyncServiceInfo(
@@ -272,12 +278,16 @@ class Advertiser:
         Raises:
             OSError: no usable network interface.
         """
+        from zeroconf.asyncio import AsyncZeroconf
+
         self._zc = AsyncZeroconf(**_zeroconf_kwargs(self._interface))
         self._info = self._make_info(self._ad)
         await self._zc.async_register_service(self._info, allow_name_change=True)
 
     async def update(self, **changes: Any) -> None:
         """Change some fields (e.g. ``taken=3, state="playing"``) and re-announce."""
+        from zeroconf.asyncio import AsyncServiceInfo
+
         new = replace(self._ad, **changes)
         if new == self._ad or self._zc is None or self._info is None:
             self._ad = new
@@ -306,6 +316,8 @@ class Advertiser:
 
 def _ad_from_info(info: AsyncServiceInfo) -> TableAd | None:
     """A :class:`TableAd` from a resolved service, or ``None`` if it is not one of ours."""
+    from zeroconf import IPVersion
+
     props = {
         k.decode(errors="replace"): (v or b"").decode(errors="replace")
         for k, v in (info.properties or {}).items()
@@ -367,6 +379,8 @@ class Browser:
         Raises:
             OSError: no usable network interface.
         """
+        from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
+
         self._zc = AsyncZeroconf(**_zeroconf_kwargs(self._interface))
         self._browser = AsyncServiceBrowser(
             self._zc.zeroconf, [self._type], handlers=[self._handler]
@@ -374,6 +388,8 @@ class Browser:
 
     def _handler(self, zeroconf: Zeroconf, service_type: str, name: str,
                  state_change: ServiceStateChange) -> None:  # fmt: skip
+        from zeroconf import ServiceStateChange
+
         now = time.monotonic()
         if state_change is ServiceStateChange.Removed:
             self._goodbyes[name] = now
@@ -391,6 +407,8 @@ class Browser:
     ) -> None:
         """Resolve ``name`` (after ``delay`` seconds) and list it, unless it said goodbye
         after it was ``seen`` (``time.monotonic()`` of the sighting; :data:`GOODBYE_GRACE`)."""
+        from zeroconf.asyncio import AsyncServiceInfo
+
         if delay:
             await asyncio.sleep(delay)
         info = AsyncServiceInfo(service_type, name)

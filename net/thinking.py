@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import pickle
 import signal
@@ -335,6 +334,9 @@ class ProcessThinker:
 
     async def _start(self, worker: int) -> _Link:
         """Spawn worker ``worker`` and connect its socket to the running loop."""
+        # Worker processes are for many tables: a solo table never imports multiprocessing.
+        import multiprocessing
+
         ours, theirs = socket.socketpair()
         try:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process

@@ -25,8 +25,9 @@ if __name__ == "__main__":
     # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-from poissonnier_tui import __version__, i18n
+from poissonnier_tui import __version__, collector, i18n
 from poissonnier_tui.commands import MODULES
+from poissonnier_tui.commands import solo as solo_command
 from poissonnier_tui.commands.solo import add_solo_options
 from poissonnier_tui.i18n import N_, _
 
@@ -197,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         simulation saw errors), 2 on bad arguments, 130 after a Ctrl-C that no
         command handled itself.
     """
+    # The TUI starts faster without the cyclic collector walking what it builds
+    # (poissonnier_tui/collector.py): the app gives it back once its first screen is
+    # drawn; every other command gets it back before it runs.
+    collector.hold()
     try:
         if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -205,10 +210,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         run = getattr(args, "run", None)
         if run is not None:
+            if run is not solo_command.run:
+                collector.release()
             return int(run(args))
         return run_solo(args) if solo_options_given(parser, args) else run_home(args)
     except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
         return 130
+    finally:
+        collector.release()
 
 
 if __name__ == "__main__":

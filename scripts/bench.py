@@ -14,14 +14,18 @@ simulate --players 4 default bot       random play on the bare engine, games/s
 action → 2 seats + 20 spectators       bare asyncio fan-out of the same frames
 TUI keypress → frame (server answers)  a minimal Textual app's keypress → frame
 TUI cursor move → frame                a minimal Textual app's keypress → frame
-TUI start → first table frame          a minimal Textual app's start → first frame
+TUI warm start → first table frame     a minimal Textual app's warm start → first frame
+TUI cold start → first table frame     a minimal Textual app's cold start → first frame
 200 four-bot tables, loop ping p99     the same ping on an idle event loop
 =====================================  =============================================
 
 Engine and simulate figures are CPU time of this process (the machine this
 runs on is shared: wall time there measures the neighbours too); the server
-and TUI figures are wall time, as a player feels them. Every loop is bounded
-by a count and a time budget. ``--quick`` shortens every measurement (about
+and TUI figures are wall time, as a player feels them. A *warm* start is
+measured in this process, its modules already imported (building the app →
+first frame); a *cold* start is a new process each time, as a player runs the
+command (interpreter, imports, app → first frame; scripts/bench_start.py).
+Every loop is bounded by a count and a time budget. ``--quick`` shortens every measurement (about
 a minute on a quiet machine, several on a busy one: closing 200 tables waits
 for their bots); the default takes a few minutes more. The table goes to stdout;
 ``--json`` prints the figures as JSON instead.
@@ -36,18 +40,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import json
 import os
 import platform
 import random
 import statistics
 import struct
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any
 
 import msgpack
 
@@ -446,21 +453,12 @@ async def _until(pilot: Any, ready: Callable[[], bool], timeout: float = 10.0) -
     return False
 
 
+TABLE_SCREEN_MODULE = "poissonnier_tui.games.poissonnier.ui.screens.table"
+"""Where the real app's table screen is (the first table frame shows it)."""
+
+
 def _minimal_app() -> Any:
-    from textual.app import App, ComposeResult
-    from textual.binding import Binding, BindingType
-    from textual.widgets import Footer, Static
-
-    class Minimal(App[None]):
-        BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "flip", "Flip")]
-
-        def compose(self) -> ComposeResult:
-            yield Static("0", id="n")
-            yield Footer()
-
-        def action_flip(self) -> None:
-            n = self.query_one("#n", Static)
-            n.update(str(int(str(n.content)) + 1))
+    from bench_minimal import Minimal  # the cold start's anchor too (scripts/bench_start.py)
 
     return Minimal()
 
@@ -545,7 +543,14 @@ async def tui_table(presses: int) -> tuple[float | None, list[float], list[float
 
 
 def tui_figures(presses: int, starts: int) -> list[Figure]:
-    """Keypress → frame and start → first frame of the real app, next to a minimal Textual app."""
+    """Keypress → frame and start → first frame of the real app, next to a minimal Textual app.
+
+    The starts are warm: both apps' modules are imported before the first
+    (otherwise the first start of each, all of a ``--quick`` run, counts its imports).
+    """
+    for module in ("bench_minimal", "poissonnier_tui.shell.app", TABLE_SCREEN_MODULE):
+        importlib.import_module(module)
+
     min_first: list[float] = []
     min_keys: list[float] = []
     real_first: list[float] = []
@@ -594,13 +599,69 @@ def tui_figures(presses: int, starts: int) -> list[Figure]:
             95,
         ),
         Figure(
-            "TUI start → first table frame (median)",
+            "TUI warm start → first table frame (in process, median)",
             statistics.median(real_first) if real_first else None,
             "ms",
-            "minimal Textual app start → first frame (median)",
+            "minimal Textual app warm start → first frame (median)",
             statistics.median(min_first),
-            f"{len(real_first)} starts",
+            f"{len(real_first)} starts; modules already imported: App() → first frame",
         ),
+    ]
+
+
+COLD_START = Path(__file__).with_name("bench_start.py")
+"""The child program of a cold start (one new process per start)."""
+
+
+def cold_start(which: str, env: dict[str, str]) -> float | None:
+    """One cold start of ``which`` (``minimal`` or ``table``, see scripts/bench_start.py): ms
+    from just before the new process is spawned to its first frame; ``None`` if it failed."""
+    start = time.monotonic()  # system-wide: the child stamps its frame on the same clock
+    try:
+        done = subprocess.run(
+            [sys.executable, str(COLD_START), which],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    lines = done.stdout.split()
+    if done.returncode != 0 or not lines:
+        print(f"cold start of {which} failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
+        return None
+    return (float(lines[-1]) - start) * 1000
+
+
+def tui_cold_figures(starts: int) -> list[Figure]:
+    """Start → first frame of the real command and of the minimal app, each in a new process.
+
+    As a player starts it a second time: Python's bytecode cache in place (the
+    bench's own, in a temporary folder, so a ``PYTHONDONTWRITEBYTECODE``
+    environment does not make every start compile the sources; one discarded
+    start of each fills it). Starts alternate, so load hits both alike.
+    """
+    minimal: list[float] = []
+    table: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="poissonnier-bench-pyc-") as pyc:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = pyc
+        for i in range(starts + 1):
+            for which, into in (("minimal", minimal), ("table", table)):
+                got = cold_start(which, env)
+                if i > 0 and got is not None:  # the first start of each filled the cache
+                    into.append(got)
+    return [
+        Figure(
+            "TUI cold start → first table frame (new process, median)",
+            statistics.median(table) if table else None,
+            "ms",
+            "minimal Textual app cold start → first frame (median)",
+            statistics.median(minimal) if minimal else None,
+            f"{len(table)} starts each, interleaved; `poissonnier solo --bots 1`, headless 160×50",
+        )
     ]
 
 
@@ -753,7 +814,9 @@ def main(argv: list[str] | None = None) -> int:
         "engine": engine,
         "simulate": simulate_,
         "server": lambda: figures.extend(server_figures(40 if quick else 300)),
-        "tui": lambda: figures.extend(tui_figures(4 if quick else 20, 1 if quick else 4)),
+        "tui": lambda: figures.extend(
+            tui_figures(4 if quick else 20, 1 if quick else 4) + tui_cold_figures(3 if quick else 7)
+        ),
         "tables": lambda: figures.extend(tables_figures(200, 4.0 if quick else 15.0)),
     }
     with private_data_dir():

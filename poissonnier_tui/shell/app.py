@@ -44,6 +44,7 @@ from textual.binding import Binding, BindingType
 
 from net.messages import SEAT_GIVEN
 from net.reconnect import GIVE_UP_AFTER
+from poissonnier_tui import collector
 from poissonnier_tui.client.joining import advice
 from poissonnier_tui.games import game_entry
 from poissonnier_tui.hosting.lan import format_address
@@ -65,8 +66,6 @@ from poissonnier_tui.shell.messages import (
 )
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.screens.help import HelpScreen
-from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
 from poissonnier_tui.shell.session import (
     BrowseSession,
     HomeSession,
@@ -81,6 +80,9 @@ from poissonnier_tui.shell.table_prices import TablePrices
 SLOW_DOWN_RETRY = 0.25
 """Seconds before autoplay sends again a move the table refused as too fast (``slow_down``:
 a seat's action budget refills at 10 a second)."""
+
+SOLO_CONNECTING_AFTER = 0.5
+"""Seconds a solo start waits for its table before it shows the connecting screen."""
 
 RESUME_SOLO = "poissonnier host --resume last"
 """The command that carries on the most recent unfinished game, a solo one included
@@ -136,20 +138,40 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        """Show the home screen, the lobby of tables, or the connecting screen and start the
-        network worker."""
+        """Show the home screen, the lobby of tables, or the connecting screen (for a solo
+        table, only if it is slow to come) and start the network worker."""
         translate_bindings(self)  # the footer's quit, help... in the player's language
+        # The command held the garbage collector off for the start (poissonnier_tui/
+        # collector.py): back once the first screen that matters is drawn, or anyway soon.
+        self.set_timer(collector.LONGEST_HOLD, collector.release)
         if isinstance(self.session, HomeSession):
             self.open_home(self.session)
+            self.call_after_refresh(collector.release)
             return
         if isinstance(self.session, BrowseSession):
             self.push_screen(self._new_lobby())
+            self.call_after_refresh(collector.release)
             return
-        self.push_screen(self._new_connecting_screen())
+        if isinstance(self.session, SoloSession):
+            # A solo table is up in a blink: a connecting screen would only flash by (and
+            # cost the table's first frame its making); it shows if the table is slow.
+            self.set_timer(SOLO_CONNECTING_AFTER, self._connecting_if_still_waiting)
+        else:
+            self.push_screen(self._new_connecting_screen())
         self.run_table()
+
+    def _connecting_if_still_waiting(self) -> None:
+        """The connecting screen, with the last progress said, if the table is not shown yet
+        (nor a connecting screen, e.g. one that says why joining failed)."""
+        if self._table is None and self.connecting_screen is None and not self._leaving:
+            screen = self._new_connecting_screen()
+            if self.said:
+                screen.message = self.said
+            self.push_screen(screen)
 
     async def on_unmount(self) -> None:
         """Close what :meth:`on_mount` opened: the connection (and, in solo, the server)."""
+        collector.release()
         self._leaving = True  # the lost connection that follows is ours: no lobby, no alarm
         await self._close_link()
 
@@ -244,6 +266,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
                 self.switch_screen(self._table)
             else:  # a dialog (help, quit) is open over the connecting screen
                 self.push_screen(self._table)
+            self.call_after_refresh(collector.release)  # the table is drawn: the start is over
         else:
             self.game_ui.show(self._table, snap)
             if isinstance(self.screen, ConnectingScreen):
@@ -406,6 +429,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def action_help(self) -> None:
         """Open the help (or close it if it is open)."""
+        from poissonnier_tui.shell.screens.help import HelpScreen  # dialogs: when asked for
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
@@ -415,6 +440,8 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def action_request_quit(self) -> None:
         """``ctrl+q``: confirm, then leave (a second ``ctrl+q`` confirms)."""
+        from poissonnier_tui.shell.screens.quit_dialog import QuitDialog
+
         if isinstance(self.screen, QuitDialog):
             self.screen.dismiss(True)
             return

@@ -22,7 +22,9 @@ facts of :class:`GameSnapshot`. Usage::
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import inspect
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from net.game import Agent, Wire
@@ -75,6 +77,12 @@ class GameUI(Protocol[S]):
     Attributes:
         name: the game's registry name (``GameEntry.name``).
         title: the name players read (shown on the connecting screen).
+
+    Optional (read with ``getattr``): ``table_css``, the paths of the table screen's
+    stylesheets (its ``CSS_PATH``, absolute), which the app loads when it starts for a
+    table of this game (:func:`stylesheets_ahead`): Textual reads every stylesheet again
+    whenever a screen brings one it has not seen, so the table would otherwise cost a
+    second reading of them all as it first shows.
     """
 
     @property
@@ -150,3 +158,29 @@ def load_game_ui(game: str | None = None) -> GameUI[Any]:
             )
         )
     return ui
+
+
+def screen_css(screen: type[Screen[Any]]) -> list[Path]:
+    """The stylesheets of a screen class (its ``CSS_PATH``), resolved as Textual resolves
+    them (next to the class's module), so that Textual knows them again."""
+    css = screen.CSS_PATH
+    paths = [] if css is None else [css] if isinstance(css, str | PurePath) else list(css)
+    base = Path(inspect.getfile(screen)).parent
+    return [(base / path).resolve() for path in paths]
+
+
+def stylesheets_ahead(game: str | None, first: Sequence[Path] = ()) -> list[Path]:
+    """The stylesheets an app opening a table of ``game`` will need: ``first`` (those of
+    the screens it shows before the table), then the game's table screen's (``table_css``).
+
+    An app that loads them as it starts (its ``css_path``) reads all its styles once;
+    loaded as each screen first shows, Textual reads them all again each time. The
+    game's paths are resolved as Textual resolves a screen's ``CSS_PATH``. An unknown
+    game adds none of its own (joining it fails later, with the reason).
+    """
+    try:
+        ui = load_game_ui(game)
+    except ValueError:
+        ui = None
+    table: Sequence[Path] = getattr(ui, "table_css", ())
+    return [*first, *(Path(p).resolve() for p in table)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import random
 from dataclasses import replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from net.table import Refused
 from poissonnier_tui.hosting.tables import TableSettings
@@ -31,9 +31,6 @@ from poissonnier_tui.shell.game_ui import load_game_ui
 from poissonnier_tui.shell.host_controls import HostControls
 from poissonnier_tui.shell.lobby_nav import LobbyNavigation
 from poissonnier_tui.shell.screens.fields import translate_bindings
-from poissonnier_tui.shell.screens.help import HelpScreen
-from poissonnier_tui.shell.screens.home import HomeScreen, default_player_name
-from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
 from poissonnier_tui.shell.session import (
     BrowseSession,
     HomeSession,
@@ -42,6 +39,10 @@ from poissonnier_tui.shell.session import (
     SoloSession,
 )
 from poissonnier_tui.shell.table_rematch import TableRematch
+
+if TYPE_CHECKING:  # the home and settings screens are imported when shown: not in a solo start
+    from poissonnier_tui.shell.screens.home import HomeScreen
+    from poissonnier_tui.shell.screens.settings_screen import SettingsScreen
 
 SEED_SPAN: Final = 2**31
 """A rematch's new seed is drawn from ``0 .. SEED_SPAN - 1``."""
@@ -59,6 +60,8 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
 
     def open_home(self, session: HomeSession) -> None:
         """Apply the saved theme and language and show the home screen."""
+        from poissonnier_tui.shell.screens.home import HomeScreen
+
         self.home_started = True
         self.cli_lang = session.lang
         settings = load_settings().settings
@@ -77,6 +80,8 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
     @property
     def home_screen(self) -> HomeScreen | None:
         """The home screen, if it is on the screen stack."""
+        from poissonnier_tui.shell.screens.home import HomeScreen
+
         return next((s for s in self.screen_stack if isinstance(s, HomeScreen)), None)
 
     # --- the home screen's messages --------------------------------------------------------------
@@ -116,6 +121,8 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
 
     def on_home_screen_join_chosen(self, event: HomeScreen.JoinChosen) -> None:
         """The LAN lobby, to sit at a table or watch one."""
+        from poissonnier_tui.shell.screens.home import default_player_name
+
         self.lobby = BrowseSession(name=default_player_name(), role=event.role)
         self.push_screen(self._new_lobby())
 
@@ -138,6 +145,8 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
 
     def on_home_screen_rules_chosen(self, event: HomeScreen.RulesChosen) -> None:
         """The game's help (its rules in short and its keys)."""
+        from poissonnier_tui.shell.screens.help import HelpScreen
+
         lang = language()
         self.push_screen(HelpScreen(load_game_ui(event.game).help(lang), lang=lang))
 

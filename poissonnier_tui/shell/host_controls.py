@@ -11,6 +11,7 @@ shows them only to the host.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from net.discovery import HostAddress, host_addresses
 from net.table import Refused
@@ -18,8 +19,10 @@ from poissonnier_tui.botnames import BOT_LEVELS
 from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.i18n import _
 from poissonnier_tui.refusals import refusal_or_message
-from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
 from poissonnier_tui.shell.table_app import TableApp
+
+if TYPE_CHECKING:  # the seats dialog is imported when opened (F2)
+    from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
 
 
 def addresses_text(addresses: Sequence[HostAddress]) -> str:
@@ -111,6 +114,8 @@ class HostControls(TableApp):
 
     def action_seats(self) -> None:
         """Host, during the game: the seats, to hand an absent player's seat to a bot."""
+        from poissonnier_tui.shell.screens.seats_dialog import SeatsDialog
+
         hosted = self.hosted
         if hosted is None or isinstance(self.screen, SeatsDialog):
             return

@@ -8,11 +8,15 @@ reason instead of waiting on the error.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import _
-from poissonnier_tui.shell.screens.browse import BrowseScreen
 from poissonnier_tui.shell.session import BrowseSession, JoinSession
 from poissonnier_tui.shell.table_app import TableApp
+
+if TYPE_CHECKING:  # the lobby (and its LAN browsing) is imported when shown
+    from poissonnier_tui.shell.screens.browse import BrowseScreen
 
 
 class LobbyNavigation(TableApp):
@@ -21,10 +25,14 @@ class LobbyNavigation(TableApp):
     @property
     def lobby_screen(self) -> BrowseScreen | None:
         """The LAN lobby screen, if it is on the screen stack."""
+        from poissonnier_tui.shell.screens.browse import BrowseScreen
+
         return next((s for s in self.screen_stack if isinstance(s, BrowseScreen)), None)
 
     def _new_lobby(self, message: str = "", address: str = "") -> BrowseScreen:
         """A lobby screen for :attr:`lobby`, showing ``message`` (a problem) if any."""
+        from poissonnier_tui.shell.screens.browse import BrowseScreen
+
         lobby = self.lobby or BrowseSession()
         return BrowseScreen(
             role=lobby.role,

@@ -13,7 +13,7 @@ shows again only the keys that apply (``check_action``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -25,13 +25,27 @@ from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
-from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
+from poissonnier_tui.shell.game_ui import (
+    GameSnapshot,
+    GameUI,
+    load_game_ui,
+    screen_css,
+    stylesheets_ahead,
+)
 from poissonnier_tui.shell.messages import ActionRefused
-from poissonnier_tui.shell.screens.browse import BrowserFactory
 from poissonnier_tui.shell.screens.connecting import ConnectingScreen
 from poissonnier_tui.shell.seats import SeatLabel
-from poissonnier_tui.shell.session import BrowseSession, Session
+from poissonnier_tui.shell.session import (
+    BrowseSession,
+    HostSession,
+    JoinSession,
+    Session,
+    SoloSession,
+)
 from poissonnier_tui.shell.worker import Connect, Link, TableRelay
+
+if TYPE_CHECKING:
+    from poissonnier_tui.shell.screens.browse import BrowserFactory
 
 
 class TableApp(App[None]):
@@ -70,6 +84,11 @@ class TableApp(App[None]):
         connect: Connect | None = None,
     ) -> None:
         super().__init__()
+        if isinstance(session, SoloSession | JoinSession | HostSession):
+            # Read every style once: the connecting screen's and the table's with the app's.
+            game = session.settings.game if isinstance(session, HostSession) else session.game
+            ahead = stylesheets_ahead(game, screen_css(ConnectingScreen))
+            self.css_path = [*self.css_path, *ahead]
         self.session: Session = session
         """How to reach the table; a reconnect reuses it with the seat's token."""
         own = getattr(session, "autoplay", False)
@@ -145,8 +164,14 @@ class TableApp(App[None]):
         """A connecting screen for this game whose seats follow :attr:`seats` (data-bound)."""
         return ConnectingScreen(self.game_title).data_bind(TableApp.seats)
 
+    said = ""
+    """The last progress or problem :meth:`_say` said (shown by a connecting screen pushed
+    later)."""
+
     def _say(self, message: str, *, failed: bool = False) -> None:
-        """Update the connecting screen's message (pushing one if a game was on)."""
+        """Update the connecting screen's message (pushing one if a game was on, or to say
+        what failed)."""
+        self.said = message
         screen = self.connecting_screen
         if screen is None:
             if not failed:

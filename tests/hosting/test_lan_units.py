@@ -301,7 +301,7 @@ async def test_a_stray_sighting_right_after_a_goodbye_does_not_list_the_table_ag
             asked_at.append(time.monotonic())
             return True
 
-    monkeypatch.setattr(discovery, "AsyncServiceInfo", Info)
+    monkeypatch.setattr("zeroconf.asyncio.AsyncServiceInfo", Info)  # the browser's resolver
     monkeypatch.setattr(discovery, "_ad_from_info", lambda _info: oldies)
     monkeypatch.setattr(discovery, "GOODBYE_GRACE", 0.3)
     heard: list[bool] = []

@@ -10,7 +10,7 @@ and every wait polls the app's state with a timeout instead of sleeping.
 
 from __future__ import annotations
 
-from pilot import until
+from pilot import mounted, until
 
 from net.server import TableServer
 from poissonnier_tui import __version__
@@ -194,7 +194,12 @@ async def test_a_view_that_arrives_while_the_table_is_torn_down_is_dropped() -> 
 
     app = PoissonnierApp(SoloSession(bots=2, seed=SEED, name="Ana", bot_delay=0.0))
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.snapshot is not None)
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen)
+            and app.snapshot is not None
+            and mounted(app.screen),  # torn down once up, as the app's shutdown does
+        )
         screen = app.screen
         assert isinstance(screen, TableScreen)
         for widget in list(screen.children):

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer
 
 from poissonnier_tui.i18n import N_
 from poissonnier_tui.shell.screens.fields import translate_bindings
@@ -58,6 +58,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The Markdown document and the footer."""
+        from textual.widgets import Markdown  # markdown-it and Pygments: only once help is asked
+
         translate_bindings(self)
         with VerticalScroll(id="help"):
             yield Markdown(self.text)

@@ -43,7 +43,6 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
-    Markdown,
     OptionList,
     Static,
 )
@@ -171,6 +170,8 @@ class HomeHelp(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The keys as a Markdown list."""
+        from textual.widgets import Markdown  # markdown-it and Pygments: only once help is asked
+
         translate_bindings(self)
         colon = _(": ")  # French: " : " (a no-break space first)
         keys = "\n".join(f"- `{e.key}` {_(e.label)}{colon}{_(e.about)}" for e in ENTRIES)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from net.game import Agent, Wire
@@ -27,6 +28,9 @@ class GoFishUI:
     :class:`poissonnier_tui.shell.game_ui.GameUI` for each method's contract)."""
 
     name: Final = "gofish"
+    table_css: Final = (Path(__file__).with_name("gofish.tcss"),)
+    """The table screen's stylesheet (``BoardScreen.CSS_PATH``), for the app to load up
+    front (:attr:`poissonnier_tui.shell.game_ui.GameUI` ``table_css``)."""
 
     @property
     def title(self) -> str:

@@ -10,6 +10,7 @@ reading a view does not load them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from net.game import Agent, Wire
@@ -29,6 +30,9 @@ class PoissonnierUI:
 
     name: Final = "poissonnier"
     title: Final = "Le Poissonnier"
+    table_css: Final = (Path(__file__).parent / "screens" / "table.tcss",)
+    """The table screen's stylesheet (``TableScreen.CSS_PATH``), for the app to load up
+    front (:attr:`poissonnier_tui.shell.game_ui.GameUI` ``table_css``)."""
 
     def read(
         self,

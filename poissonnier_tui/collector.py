@@ -1,0 +1,51 @@
+"""Python's cyclic garbage collector, held off while the TUI starts.
+
+Starting the TUI imports some 600 modules and builds the app, the table server,
+its bots and the table screen: about 90,000 objects, nearly all of which live as
+long as the process. The cyclic collector, run every 700 allocations, walks
+them again and again while they are made (some 200 passes, one over everything)
+and finds almost no garbage: without it a cold ``poissonnier solo`` start takes
+about 35 ms less CPU time, a tenth of it (``scripts/bench.py``, TUI cold start).
+So the command holds it off from its first
+line (:func:`hold`) and the app lets it run again (:func:`release`) once its first
+screen is drawn, or after :data:`LONGEST_HOLD` seconds whatever happens; the
+collector then catches up in one pass, after the first frame. Reference counting
+frees everything that is not in a cycle meanwhile, as always.
+
+Only the ``poissonnier`` command holds it (:mod:`poissonnier_tui.cli`), and only
+for the commands that open the TUI at once (solo and the home screen); every
+other command gets the collector back before it runs.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Final
+
+LONGEST_HOLD: Final = 5.0
+"""Seconds after the app is mounted when it releases the collector even if no first
+screen was drawn (e.g. a table that cannot be reached)."""
+
+_held = False
+
+
+def hold() -> None:
+    """Stop automatic collections until :func:`release` (nothing if they are off already:
+    someone else turned them off, and only they turn them back on)."""
+    global _held
+    if gc.isenabled():
+        gc.disable()
+        _held = True
+
+
+def release() -> None:
+    """Automatic collections again, if :func:`hold` stopped them (safe to call twice)."""
+    global _held
+    if _held:
+        _held = False
+        gc.enable()
+
+
+def held() -> bool:
+    """Whether :func:`hold` stopped automatic collections and they have not come back."""
+    return _held
