@@ -155,6 +155,9 @@ async def test_lan_join_then_table_closes() -> None:
             assert isinstance(screen, ConnectingScreen) and screen.failed
             assert "r" in screen.active_bindings  # rejoin with the seat's token
             assert app.is_running
+            # Let the screen just shown finish mounting before the app closes: Textual's
+            # Header sets its title in a task that fails if the app is torn down first.
+            await pilot.pause()
     finally:
         await server.close()
 
