@@ -47,9 +47,11 @@ class TableApp(App[None]):
             :func:`~poissonnier_tui.shell.link.open_link`; tests pass their own link).
     """
 
-    snapshot: reactive[GameSnapshot | None] = reactive(None, bindings=True)
+    snapshot: reactive[GameSnapshot | None] = reactive(None, bindings=True, repaint=False)
     """The latest view of the game with the seats' names, as the game's UI reads it
-    (:meth:`GameUI.read`); ``None`` before the game starts."""
+    (:meth:`GameUI.read`); ``None`` before the game starts. Not a repaint of the whole
+    screen: the game's screen hands it on, and each widget repaints itself only if
+    what it draws changed."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive((), bindings=True)
     """The lobby's seats (names, bots, connections), from ``lobby`` frames."""
     connected: reactive[bool] = reactive(False, bindings=True)

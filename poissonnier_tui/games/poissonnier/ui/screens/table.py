@@ -182,8 +182,9 @@ class TableScreen(Screen[None]):
     """The latest view and seat names, pushed down to every widget. Not a repaint of the
     screen: each widget repaints itself only if what it draws changed
     (``widgets/redraw.py``)."""
-    pending: reactive[Pending] = reactive(None, bindings=True)
-    """A two-key command waiting for its number (shown in the status line)."""
+    pending: reactive[Pending] = reactive(None, bindings=True, repaint=False)
+    """A two-key command waiting for its number (shown in the status line, which
+    repaints itself: not a repaint of the whole screen)."""
 
     announce_offers = True
     """Bring the offers pane forward for each new offer made to this player (off when a

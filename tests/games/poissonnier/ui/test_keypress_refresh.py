@@ -1,0 +1,147 @@
+"""A keypress that the table answers refreshes only the widgets whose data changed.
+
+The real :class:`PoissonnierApp` joins a table that is the rules engine in
+process (a :class:`links.QueueLink` answering each move with ``apply_wire`` then
+``view_for``, the frames a server sends). In the fill step (RULES.md §3.2) the
+player puts the selected fish in crate 1, then takes them back with ``t`` then
+``1``. The test records every widget that asked to be refreshed between the key
+and the answer drawn, and checks:
+
+* the screen is never repainted as a whole (a repaint of the screen renders all
+  of its 8,000 cells again: the answer's frame would wait for it);
+* the widgets refreshed are the ones whose data changed (crate 1, the hand and
+  its title, the players' hand counts, the status line, the footer's keys), and
+  not the others: the other crates, the queue of clients, the other stalls,
+  the market, the offers, the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from links import QueueLink
+from links import settle as settle_link
+from pilot import until
+from stacking import stacked_game
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+
+from net.messages import Ack, ErrorReply, ServerMessage, View
+from poissonnier_tui.games.poissonnier.rules.engine import apply_wire
+from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
+from poissonnier_tui.games.poissonnier.rules.state import GameState
+from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
+from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
+from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.session import SoloSession
+
+UNCHANGED = (
+    "ClientQueue",
+    "ClientCard",
+    "OtherStalls",
+    "MarketInfo",
+    "OffersList",
+    "GameLog",
+)
+"""Widgets whose data a move in one's own crates does not change (R15: the draft is
+seen by nobody else, and nothing is logged until everyone is ready)."""
+
+
+class EngineApp(PoissonnierApp):
+    """The real app at a table that is the rules engine in process (seat 0)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.table = QueueLink(0, answer=self.answer)
+        super().__init__(
+            SoloSession(bots=state.players - 1, seed=0, name="Ana", bot_delay=0),
+            connect=self.table.connect,
+        )
+        self.state = state
+        self.table.lobby([("Ana", "human")] + [(f"Bot {i}", "bot") for i in range(1, 3)])
+        self.table.view(view_for(state, 0))
+
+    def answer(self, seq: int, action: dict[str, Any]) -> list[ServerMessage]:
+        """The ack and the new view, or the refusal."""
+        try:
+            apply_wire(self.state, 0, action)
+        except IllegalAction as exc:
+            return [ErrorReply(exc.code, exc.sentence, seq, exc.wire_params)]
+        self.table.rev += 1
+        return [Ack(seq), View(self.table.rev, view_for(self.state, 0))]
+
+
+@contextmanager
+def refreshes() -> Iterator[Counter[str]]:
+    """Count ``Widget.refresh`` calls by widget (``Class#id``); the screen as ``SCREEN``,
+    only when it is asked to repaint (a layout alone does not render anything)."""
+    seen: Counter[str] = Counter()
+    real = Widget.refresh
+
+    def counted(self: Widget, *regions: Any, **kwargs: Any) -> Widget:
+        if isinstance(self, Screen):
+            if kwargs.get("repaint", True) and not regions:
+                seen["SCREEN"] += 1
+        else:
+            seen[f"{type(self).__name__}#{self.id}"] += 1
+        return real(self, *regions, **kwargs)
+
+    Widget.refresh = counted  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        Widget.refresh = real  # type: ignore[method-assign]
+
+
+def names(seen: Counter[str]) -> set[str]:
+    """The widget classes that were refreshed."""
+    return {key.split("#")[0] for key in seen}
+
+
+async def settle(pilot: Pilot[None], app: EngineApp) -> None:
+    await settle_link(pilot, app.table)
+
+
+async def test_placing_and_taking_back_refresh_only_what_changed() -> None:
+    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
+    app = EngineApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        hand = screen.query_one(HandView)
+        await until(pilot, lambda: bool(hand.selection))
+        await settle(pilot, app)
+
+        with refreshes() as seen:
+            await pilot.press("1")  # the selected fish go into crate 1 (§3.2)
+            await settle(pilot, app)
+        assert app.snapshot is not None and sorted(app.snapshot.crates[0]) == ["T01", "T02"]
+        assert "SCREEN" not in seen
+        assert seen["CrateBox#crate-1"] >= 1
+        assert not [k for k in seen if k.startswith("CrateBox#") and k != "CrateBox#crate-1"]
+        assert "HandView" in names(seen)
+        assert not names(seen) & set(UNCHANGED), seen
+
+        with refreshes() as seen:
+            await pilot.press("t")  # a prompt in the status line, the keys in the footer
+            await settle(pilot, app)
+        assert screen.pending == "take"
+        assert "SCREEN" not in seen
+        assert names(seen) <= {"StatusLine", "KeyBar", "HandView"}, seen
+
+        with refreshes() as seen:
+            await pilot.press("1")  # crate 1 goes back to the hand
+            await settle(pilot, app)
+        assert app.snapshot is not None and app.snapshot.crates[0] == []
+        assert screen.pending is None
+        assert "SCREEN" not in seen
+        assert seen["CrateBox#crate-1"] >= 1
+        assert not [k for k in seen if k.startswith("CrateBox#") and k != "CrateBox#crate-1"]
+        assert not names(seen) & set(UNCHANGED), seen
+        assert screen.query_one("#crate-1", CrateBox).fish == ""
