@@ -231,6 +231,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             deadline = time.monotonic() + event.ends_in_ms / 1000
         self.snapshot = self.game_ui.read(event.view, self.seats, event.rev, deadline)
         self.heard_answer_times(event.answers_in_ms)
+        self.answer_frame.release()  # the move's answer and its key's own change: one frame
         self.autoplay_step()
 
     def watch_snapshot(self, snap: GameSnapshot | None) -> None:
@@ -262,6 +263,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def on_action_refused(self, event: ActionRefused) -> None:
         """Refused: say why, in the server's words; nothing changed (the rules cite the rule)."""
+        self.answer_frame.release()
         action = self.relay.refused(event)
         self.last_error = ActionRefused(
             event.code, event.message, event.seq, action, params=event.params
@@ -295,6 +297,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def on_disconnected(self, event: Disconnected) -> None:
         """The connection ended: say so; the game screen stays for a last look."""
+        self.answer_frame.release()
         self.relay.lost()
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):

@@ -25,6 +25,7 @@ from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
+from poissonnier_tui.shell.frames import AnswerFrame
 from poissonnier_tui.shell.game_ui import GameSnapshot, GameUI, load_game_ui
 from poissonnier_tui.shell.messages import ActionRefused
 from poissonnier_tui.shell.screens.browse import BrowserFactory
@@ -94,6 +95,8 @@ class TableApp(App[None]):
         """The last refusal from the server (for tests and the curious)."""
         self.autoplayer: Autoplay | None = None
         """The bot playing this seat, once the first view came (with :attr:`autoplay`)."""
+        self.answer_frame = AnswerFrame(self)
+        """Holds the drawing while the table answers a move (:mod:`.frames`)."""
         self._leaving = False
         self._table: Screen[None] | None = None
         self._results: Screen[None] | None = None
@@ -141,6 +144,7 @@ class TableApp(App[None]):
     def send_action(self, action: dict[str, Any]) -> None:
         """Queue ``action`` for the server; the answer comes back as a message."""
         if not self.relay.send(action):
+            self.answer_frame.release()
             self.notify(_("Not connected to a table."), severity="error")
 
     def _new_connecting_screen(self) -> ConnectingScreen:

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from links import QueueLink
 from links import settle as settle_link
 from pilot import until
@@ -38,6 +39,7 @@ from poissonnier_tui.games.poissonnier.rules.view import view_for
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.games.poissonnier.ui.widgets.crate_box import CrateBox
 from poissonnier_tui.games.poissonnier.ui.widgets.hand import HandView
+from poissonnier_tui.shell import frames
 from poissonnier_tui.shell.app import PoissonnierApp
 from poissonnier_tui.shell.session import SoloSession
 
@@ -145,3 +147,74 @@ async def test_placing_and_taking_back_refresh_only_what_changed() -> None:
         assert not [k for k in seen if k.startswith("CrateBox#") and k != "CrateBox#crate-1"]
         assert not names(seen) & set(UNCHANGED), seen
         assert screen.query_one("#crate-1", CrateBox).fish == ""
+
+
+async def test_a_keys_own_change_is_drawn_with_the_tables_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``t`` then ``1``: the prompt's going and the emptied crate are one frame. While the
+    table has not answered, nothing is drawn (here the table answers only when the test
+    says, and the wait is long); the answer's frame shows both."""
+    monkeypatch.setattr(frames, "ANSWER_WAIT", 60.0)
+    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
+    app = EngineApp(state)
+    held: list[list[ServerMessage]] = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await until(pilot, lambda: bool(screen.query_one(HandView).selection))
+        await pilot.press("1")
+        await settle(pilot, app)
+        await pilot.press("t")
+        await settle(pilot, app)
+        assert screen.status.prompt is not None and not app.answer_frame.held
+
+        drawn: list[str] = []
+        display = app._display
+
+        def counted(screen_: Any, update: Any) -> None:
+            if update is not None:
+                drawn.append(screen.status.prompt or "")
+            display(screen_, update)
+
+        app._display = counted  # type: ignore[method-assign]
+
+        def later(seq: int, action: dict[str, Any]) -> list[ServerMessage]:
+            held.append(app.answer(seq, action))  # kept until the test hands it over
+            return []
+
+        app.table.answer = later
+        await pilot.press("1")
+        await until(pilot, lambda: bool(held))
+        for _ in range(10):
+            await pilot.pause()
+        assert screen.status.prompt is None
+        assert drawn == []  # the prompt went, but not on the screen yet
+        assert app.answer_frame.held
+        assert app.snapshot is not None and app.snapshot.crates[0]  # not answered yet
+
+        for msg in held.pop():
+            app.table.push(msg)
+        await until(pilot, lambda: bool(drawn))
+        assert not app.answer_frame.held
+        assert app.snapshot.crates[0] == []
+        assert screen.query_one("#crate-1", CrateBox).fish == ""
+
+
+async def test_a_refusal_ends_the_wait_for_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused move draws at once (the error toast), as does a lost connection."""
+    monkeypatch.setattr(frames, "ANSWER_WAIT", 60.0)
+    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
+    app = EngineApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await until(pilot, lambda: bool(screen.query_one(HandView).selection))
+        app.table.answer = lambda seq, action: [ErrorReply("bad", "Not now.", seq)]
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert app.answer_frame.holds == 1
+        assert not app.answer_frame.held
+        assert app.last_error is not None and app.last_error.code == "bad"

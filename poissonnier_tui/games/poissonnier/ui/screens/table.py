@@ -75,6 +75,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.frames import hold_for_answer
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
@@ -502,7 +503,9 @@ class TableScreen(Screen[None]):
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, action: dict[str, Any]) -> None:
-        """Ask the app to send ``action`` to the server."""
+        """Ask the app to send ``action`` to the server; what this key changed on the
+        screen is drawn with the table's answer (``shell/frames.py``)."""
+        hold_for_answer(self.app)
         self.post_message(MoveChosen(action))
 
     # --- fill step (§3.2) ----------------------------------------------------------------------
