@@ -50,6 +50,7 @@ from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import N_, _, language
 from poissonnier_tui.refusals import table_refusal_text
 from poissonnier_tui.shell.autoplay import Autoplay
+from poissonnier_tui.shell.frames import settle_heap_once
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.home_nav import HomeNavigation
 from poissonnier_tui.shell.messages import (
@@ -241,6 +242,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         if self._table is None:
             self.clear_notifications()  # the lobby's toasts are not news at the table
             self._table = self.game_ui.table_screen(snap, bot_plays=self.autoplay)
+            self._table.call_after_refresh(settle_heap_once)  # once the table is drawn
             if isinstance(self.screen, ConnectingScreen):
                 self.switch_screen(self._table)
             else:  # a dialog (help, quit) is open over the connecting screen

@@ -24,6 +24,8 @@ from typing import Any, Final
 from textual.app import App
 from textual.timer import Timer
 
+from net.heap import settle_heap
+
 ANSWER_WAIT: Final = 1 / 60
 """Seconds the drawing waits for the table's answer at most: one frame period."""
 
@@ -77,3 +79,22 @@ def hold_for_answer(app: App[Any]) -> None:
     frame = getattr(app, "answer_frame", None)
     if isinstance(frame, AnswerFrame):
         frame.hold()
+
+
+_settled = False
+
+
+def settle_heap_once() -> None:
+    """The first time a table is drawn in this process: collect once, then leave
+    everything alive out of later collections' walks (:func:`net.heap.settle_heap`).
+
+    The app's start-up builds a large, long-lived heap (Textual, the screens, in
+    solo play the table server and its bots) that no full collection has walked
+    yet; the first one came a few keys into the game and stalled that key's frame
+    by ~20 ms. Here it comes once, with the table just drawn and no key yet
+    pressed, and later collections walk only what was made after it.
+    """
+    global _settled
+    if not _settled:
+        _settled = True
+        settle_heap()
