@@ -33,7 +33,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn, retitle
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import CUT, Drawn, parse_pieces, retitle
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
@@ -76,8 +76,9 @@ class HandView(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.drawn = Drawn()
-        """What the hand shows now (see :mod:`.redraw`)."""
+        self.drawn = Drawn(parse_pieces)
+        """What the hand shows now (see :mod:`.redraw`); its markup is cut in pieces,
+        each chip one, so that a chip is parsed once, not on every change."""
         self._rows_kept = 0  # rows the hand keeps this fill step (_keep_rows)
 
     @dataclass
@@ -244,7 +245,8 @@ class HandView(Widget, can_focus=True):
         return self.drawn.content(self.markup())
 
     def markup(self) -> str:
-        """One row per kind: name, chips (selected ones lit), and a note."""
+        """One row per kind: name, chips (selected ones lit), and a note; each chip and
+        each other whole piece of markup cut from the next with :data:`.redraw.CUT`."""
         groups = self.groups
         if self.snapshot is None or self.snapshot.me is None:
             return "[dim]" + _("Spectating: hands are private (RULES.md §9).") + "[/]"
@@ -281,9 +283,10 @@ class HandView(Widget, can_focus=True):
                 ).format(n=self.chosen, total=len(cards))
             elif here:
                 note = _("[dim]none selected[/]") if roomy else f"[dim]0/{len(cards)}[/]"
-            lines.append(f"{pointer} {name} {' '.join(faces)} {note}".rstrip())
+            line = CUT.join([pointer, f" {name} ", f"{CUT} {CUT}".join(faces), f" {note}"])
+            lines.append(line.rstrip())
             if tall:
-                lines.append(f"  {' ' * 11} {' '.join(backs)}")
+                lines.append(CUT.join([f"  {' ' * 11} ", f"{CUT} {CUT}".join(backs)]))
         lines += [" "] * ((self._rows_kept - len(groups)) * (2 if tall else 1))
         if not roomy:
             return "\n".join(lines)
