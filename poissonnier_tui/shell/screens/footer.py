@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual import events
+from textual.content import Content
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -44,6 +45,7 @@ class KeyBar(Widget):
         super().__init__(id=id)
         self.text = ""
         """The markup drawn now."""
+        self._content = Content("")  # self.text parsed, once per change
         self.repaints = 0
         """How many times the keys shown changed (tests count them)."""
         self._spans: list[tuple[int, int, str]] = []  # (first cell, end, key) of each key
@@ -58,6 +60,7 @@ class KeyBar(Widget):
     def _recolour(self, _theme: object) -> None:
         """The theme changed: draw the keys in its colours."""
         self.text = ""
+        self._content = Content("")
         self._key_style = None
         self.bindings_changed(self.screen)
 
@@ -91,6 +94,7 @@ class KeyBar(Widget):
         text = self.line(self.shown(screen))
         if text != self.text:
             self.text = text
+            self._content = Content.from_markup(text)
             self.repaints += 1
             self.refresh()
 
@@ -121,9 +125,9 @@ class KeyBar(Widget):
             at += width + len(gap)
         return gap.join(parts)
 
-    def render(self) -> str:
-        """The keys' line."""
-        return self.text
+    def render(self) -> Content:
+        """The keys' line (:attr:`text`, parsed when it changed, not on every paint)."""
+        return self._content
 
     def on_click(self, event: events.Click) -> None:
         """A click on a key presses it."""
