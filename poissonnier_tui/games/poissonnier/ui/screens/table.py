@@ -422,7 +422,11 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enable (True), grey out (None) or hide (False) each key for the current state."""
         snap = self.snapshot
-        if snap is None or not self._showing:
+        # Not _showing: Textual asks this for each of the ~45 bindings every time the
+        # keys are refreshed (several times a view), and _showing walks the DOM from
+        # nine widgets; what is read here is data, safe even while the board is torn
+        # down (the app stops running before it removes any widget when it exits).
+        if snap is None or not self._live or not self.app.is_running:
             return False
         playing = snap.me is not None and not snap.over
         serving = playing and snap.phase == "serve"

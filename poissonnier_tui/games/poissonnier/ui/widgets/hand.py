@@ -80,6 +80,7 @@ class HandView(Widget, can_focus=True):
         """What the hand shows now (see :mod:`.redraw`); its markup is cut in pieces,
         each chip one, so that a chip is parsed once, not on every change."""
         self._rows_kept = 0  # rows the hand keeps this fill step (_keep_rows)
+        self._grouped: tuple[TableSnapshot | None, dict[str, list[str]]] | None = None
 
     @dataclass
     class SelectionChanged(Message):
@@ -98,13 +99,18 @@ class HandView(Widget, can_focus=True):
 
     @property
     def groups(self) -> Mapping[str, list[str]]:
-        """Card ids in hand by kind letter, in display order (fresh first, specials last)."""
-        hand = self.snapshot.hand if self.snapshot else []
+        """Card ids in hand by kind letter, in display order (fresh first, specials last);
+        worked out once per snapshot (the keys' checks ask for it dozens of times a view)."""
+        snap = self.snapshot
+        if self._grouped is not None and self._grouped[0] is snap:
+            return self._grouped[1]
+        hand = snap.hand if snap else []
         out: dict[str, list[str]] = {}
         for kind in KINDS:
             cards = sorted(c for c in hand if c[0] == kind)
             if cards:
                 out[kind] = cards
+        self._grouped = (snap, out)
         return out
 
     @property
