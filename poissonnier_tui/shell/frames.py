@@ -91,8 +91,10 @@ def settle_heap_once() -> None:
     The app's start-up builds a large, long-lived heap (Textual, the screens, in
     solo play the table server and its bots) that no full collection has walked
     yet; the first one came a few keys into the game and stalled that key's frame
-    by ~20 ms. Here it comes once, with the table just drawn and no key yet
-    pressed, and later collections walk only what was made after it.
+    by ~20 ms. Here it comes once, at the table screen's first still moment after
+    it is drawn (``call_after_refresh``), and later collections walk only what was
+    made after it. Objects of this first table that later form garbage cycles stay
+    (see :mod:`net.heap`): once per process, so at most one table's worth.
     """
     global _settled
     if not _settled:

@@ -109,15 +109,24 @@ async def settle(pilot: Pilot[None], app: EngineApp) -> None:
     await settle_link(pilot, app.table)
 
 
+def fill_step() -> EngineApp:
+    """The app at 3 players' fill step of turn 1; seat 0 holds T T F M and a glaçon."""
+    return EngineApp(stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None]))
+
+
+async def at_the_table(pilot: Pilot[None], app: EngineApp) -> TableScreen:
+    """The table screen, once the hand has its selection (the cursor's whole kind)."""
+    await until(pilot, lambda: isinstance(app.screen, TableScreen))
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    await until(pilot, lambda: bool(screen.query_one(HandView).selection))
+    return screen
+
+
 async def test_placing_and_taking_back_refresh_only_what_changed() -> None:
-    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
-    app = EngineApp(state)
+    app = fill_step()
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
-        hand = screen.query_one(HandView)
-        await until(pilot, lambda: bool(hand.selection))
+        screen = await at_the_table(pilot, app)
         await settle(pilot, app)
 
         with refreshes() as seen:
@@ -156,14 +165,10 @@ async def test_a_keys_own_change_is_drawn_with_the_tables_answer(
     table has not answered, nothing is drawn (here the table answers only when the test
     says, and the wait is long); the answer's frame shows both."""
     monkeypatch.setattr(frames, "ANSWER_WAIT", 60.0)
-    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
-    app = EngineApp(state)
+    app = fill_step()
     held: list[list[ServerMessage]] = []
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
-        await until(pilot, lambda: bool(screen.query_one(HandView).selection))
+        screen = await at_the_table(pilot, app)
         await pilot.press("1")
         await settle(pilot, app)
         await pilot.press("t")
@@ -203,15 +208,11 @@ async def test_a_keys_own_change_is_drawn_with_the_tables_answer(
 
 
 async def test_a_refusal_ends_the_wait_for_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A refused move draws at once (the error toast), as does a lost connection."""
+    """A refused move is an answer too: the drawing goes on at once (the error toast)."""
     monkeypatch.setattr(frames, "ANSWER_WAIT", 60.0)
-    state = stacked_game(3, hands=[["T01", "T02", "F01", "M01", "G01"], None, None])
-    app = EngineApp(state)
+    app = fill_step()
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
-        await until(pilot, lambda: bool(screen.query_one(HandView).selection))
+        await at_the_table(pilot, app)
         app.table.answer = lambda seq, action: [ErrorReply("bad", "Not now.", seq)]
         await pilot.press("1")
         await settle(pilot, app)
