@@ -50,10 +50,13 @@ class KeyBar(Widget):
         """How many times the keys shown changed (tests count them)."""
         self._spans: list[tuple[int, int, str]] = []  # (first cell, end, key) of each key
         self._key_style: str | None = None  # the keys' markup style in the current theme
+        self._due = False  # a look at the keys is queued (_keys_may_have_changed)
 
     def on_mount(self) -> None:
         """Follow the screen's bindings."""
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.screen.bindings_updated_signal.subscribe(
+            self, self._keys_may_have_changed, immediate=True
+        )
         self.app.theme_changed_signal.subscribe(self, self._recolour)
         self.bindings_changed(self.screen)
 
@@ -86,6 +89,18 @@ class KeyBar(Widget):
             label = self.app.get_key_display(binding)
             out.append((binding.key, label, binding.description, enabled))
         return out
+
+    def _keys_may_have_changed(self, _screen: Screen[Any]) -> None:
+        """The screen's bindings were refreshed: look at the keys once, after the messages
+        already queued here, however many refreshes come meanwhile (a view refreshes them
+        several times over; each look asks the screen about all of its ~45 bindings)."""
+        if not self._due:
+            self._due = True
+            self.call_next(self._look)
+
+    def _look(self) -> None:
+        self._due = False
+        self.bindings_changed(self.screen)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """Repaint if the keys shown changed."""
