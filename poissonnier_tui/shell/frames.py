@@ -13,7 +13,7 @@ move (:func:`hold_for_answer`, called before the move is posted) until the
 table's answer has been read — a view, a refusal, the connection lost — or
 :data:`ANSWER_WAIT` has passed, whichever comes first: the key's own change
 and the answer are drawn in the same frame, and a slow table delays the key's
-own change by one frame period at most.
+own change by two frame periods (33 ms) at most.
 """
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ from textual.timer import Timer
 
 from net.heap import settle_heap
 
-ANSWER_WAIT: Final = 1 / 60
-"""Seconds the drawing waits for the table's answer at most: one frame period."""
+ANSWER_WAIT: Final = 2 / 60
+"""Seconds the drawing waits for the table's answer at most: two frame periods, the
+longest Textual may make a frame wait after another. An answer slower than that (a
+busy machine, a far table) lets the key's own change be drawn alone, and then itself
+waits for the frame after it: 50-67 ms after the key instead of when it came."""
 
 
 class AnswerFrame:

@@ -219,3 +219,32 @@ async def test_a_refusal_ends_the_wait_for_an_answer(monkeypatch: pytest.MonkeyP
         assert app.answer_frame.holds == 1
         assert not app.answer_frame.held
         assert app.last_error is not None and app.last_error.code == "bad"
+
+
+async def test_no_answer_holds_the_drawing_only_for_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table that never answers: the key's own change is drawn all the same once the
+    wait is over (the screen is never left frozen)."""
+    monkeypatch.setattr(frames, "ANSWER_WAIT", 0.05)
+    app = fill_step()
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await at_the_table(pilot, app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        await pilot.press("t")
+        await settle(pilot, app)
+        app.table.answer = lambda seq, action: []  # silence
+        drawn: list[str | None] = []
+        display = app._display
+
+        def counted(screen_: Any, update: Any) -> None:
+            if update is not None:
+                drawn.append(screen.status.prompt)
+            display(screen_, update)
+
+        app._display = counted  # type: ignore[method-assign]
+        await pilot.press("1")
+        await until(pilot, lambda: app.answer_frame.holds == 2 and not app.answer_frame.held)
+        await until(pilot, lambda: None in drawn)  # the prompt's going, drawn
+        assert app.snapshot is not None and app.snapshot.crates[0]  # no answer: still full
