@@ -123,6 +123,33 @@ async def at_the_table(pilot: Pilot[None], app: EngineApp) -> TableScreen:
     return screen
 
 
+async def prompting_take_back(pilot: Pilot[None], app: EngineApp) -> TableScreen:
+    """At the table, crate 1 filled, then ``t``: the status line asks which crate."""
+    screen = await at_the_table(pilot, app)
+    await pilot.press("1")
+    await settle(pilot, app)
+    await pilot.press("t")
+    await settle(pilot, app)
+    assert screen.status.prompt is not None and not app.answer_frame.held
+    return screen
+
+
+def frames_drawn(app: EngineApp, screen: TableScreen) -> list[tuple[str | None, str]]:
+    """From now on, for each frame the app draws: the status line's prompt and crate 1's
+    fish then."""
+    drawn: list[tuple[str | None, str]] = []
+    display = app._display
+    crate = screen.query_one("#crate-1", CrateBox)
+
+    def counted(screen_: Any, update: Any) -> None:
+        if update is not None:
+            drawn.append((screen.status.prompt, crate.fish))
+        display(screen_, update)
+
+    app._display = counted  # type: ignore[method-assign]
+    return drawn
+
+
 async def test_placing_and_taking_back_refresh_only_what_changed() -> None:
     app = fill_step()
     async with app.run_test(size=(160, 50)) as pilot:
@@ -168,22 +195,8 @@ async def test_a_keys_own_change_is_drawn_with_the_tables_answer(
     app = fill_step()
     held: list[list[ServerMessage]] = []
     async with app.run_test(size=(160, 50)) as pilot:
-        screen = await at_the_table(pilot, app)
-        await pilot.press("1")
-        await settle(pilot, app)
-        await pilot.press("t")
-        await settle(pilot, app)
-        assert screen.status.prompt is not None and not app.answer_frame.held
-
-        drawn: list[str] = []
-        display = app._display
-
-        def counted(screen_: Any, update: Any) -> None:
-            if update is not None:
-                drawn.append(screen.status.prompt or "")
-            display(screen_, update)
-
-        app._display = counted  # type: ignore[method-assign]
+        screen = await prompting_take_back(pilot, app)
+        drawn = frames_drawn(app, screen)
 
         def later(seq: int, action: dict[str, Any]) -> list[ServerMessage]:
             held.append(app.answer(seq, action))  # kept until the test hands it over
@@ -202,9 +215,9 @@ async def test_a_keys_own_change_is_drawn_with_the_tables_answer(
         for msg in held.pop():
             app.table.push(msg)
         await until(pilot, lambda: bool(drawn))
+        assert drawn[0] == (None, "")  # one frame: no prompt, crate 1 empty
         assert not app.answer_frame.held
         assert app.snapshot.crates[0] == []
-        assert screen.query_one("#crate-1", CrateBox).fish == ""
 
 
 async def test_a_refusal_ends_the_wait_for_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -229,22 +242,11 @@ async def test_no_answer_holds_the_drawing_only_for_a_while(
     monkeypatch.setattr(frames, "ANSWER_WAIT", 0.05)
     app = fill_step()
     async with app.run_test(size=(160, 50)) as pilot:
-        screen = await at_the_table(pilot, app)
-        await pilot.press("1")
-        await settle(pilot, app)
-        await pilot.press("t")
-        await settle(pilot, app)
+        screen = await prompting_take_back(pilot, app)
         app.table.answer = lambda seq, action: []  # silence
-        drawn: list[str | None] = []
-        display = app._display
-
-        def counted(screen_: Any, update: Any) -> None:
-            if update is not None:
-                drawn.append(screen.status.prompt)
-            display(screen_, update)
-
-        app._display = counted  # type: ignore[method-assign]
+        drawn = frames_drawn(app, screen)
         await pilot.press("1")
         await until(pilot, lambda: app.answer_frame.holds == 2 and not app.answer_frame.held)
-        await until(pilot, lambda: None in drawn)  # the prompt's going, drawn
+        await until(pilot, lambda: bool(drawn))
+        assert drawn[0] == (None, "TT")  # the prompt's going, drawn; the crate as it was
         assert app.snapshot is not None and app.snapshot.crates[0]  # no answer: still full
