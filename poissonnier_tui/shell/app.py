@@ -51,6 +51,7 @@ from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import N_, _, language
 from poissonnier_tui.refusals import table_refusal_text
 from poissonnier_tui.shell.autoplay import Autoplay
+from poissonnier_tui.shell.frames import settle_heap_once
 from poissonnier_tui.shell.game_ui import GameSnapshot, load_game_ui
 from poissonnier_tui.shell.home_nav import HomeNavigation
 from poissonnier_tui.shell.messages import (
@@ -253,6 +254,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             deadline = time.monotonic() + event.ends_in_ms / 1000
         self.snapshot = self.game_ui.read(event.view, self.seats, event.rev, deadline)
         self.heard_answer_times(event.answers_in_ms)
+        self.answer_frame.release()  # the move's answer and its key's own change: one frame
         self.autoplay_step()
 
     def watch_snapshot(self, snap: GameSnapshot | None) -> None:
@@ -262,6 +264,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         if self._table is None:
             self.clear_notifications()  # the lobby's toasts are not news at the table
             self._table = self.game_ui.table_screen(snap, bot_plays=self.autoplay)
+            self._table.call_after_refresh(settle_heap_once)  # once the table is drawn
             if isinstance(self.screen, ConnectingScreen):
                 self.switch_screen(self._table)
             else:  # a dialog (help, quit) is open over the connecting screen
@@ -285,6 +288,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def on_action_refused(self, event: ActionRefused) -> None:
         """Refused: say why, in the server's words; nothing changed (the rules cite the rule)."""
+        self.answer_frame.release()
         action = self.relay.refused(event)
         self.last_error = ActionRefused(
             event.code, event.message, event.seq, action, params=event.params
@@ -318,6 +322,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
 
     def on_disconnected(self, event: Disconnected) -> None:
         """The connection ended: say so; the game screen stays for a last look."""
+        self.answer_frame.release()
         self.relay.lost()
         self.connected = False
         if self._leaving or (self.snapshot is not None and self.snapshot.over):

@@ -25,6 +25,7 @@ from poissonnier_tui.hosting.tables import HostedTable
 from poissonnier_tui.hosting.tokens import TokenStore
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.autoplay import Autoplay
+from poissonnier_tui.shell.frames import AnswerFrame
 from poissonnier_tui.shell.game_ui import (
     GameSnapshot,
     GameUI,
@@ -61,9 +62,11 @@ class TableApp(App[None]):
             :func:`~poissonnier_tui.shell.link.open_link`; tests pass their own link).
     """
 
-    snapshot: reactive[GameSnapshot | None] = reactive(None, bindings=True)
+    snapshot: reactive[GameSnapshot | None] = reactive(None, bindings=True, repaint=False)
     """The latest view of the game with the seats' names, as the game's UI reads it
-    (:meth:`GameUI.read`); ``None`` before the game starts."""
+    (:meth:`GameUI.read`); ``None`` before the game starts. Not a repaint of the whole
+    screen: the game's screen hands it on, and each widget repaints itself only if
+    what it draws changed."""
     seats: reactive[tuple[SeatLabel, ...]] = reactive((), bindings=True)
     """The lobby's seats (names, bots, connections), from ``lobby`` frames."""
     connected: reactive[bool] = reactive(False, bindings=True)
@@ -111,6 +114,8 @@ class TableApp(App[None]):
         """The last refusal from the server (for tests and the curious)."""
         self.autoplayer: Autoplay | None = None
         """The bot playing this seat, once the first view came (with :attr:`autoplay`)."""
+        self.answer_frame = AnswerFrame(self)
+        """Holds the drawing while the table answers a move (:mod:`.frames`)."""
         self._leaving = False
         self._table: Screen[None] | None = None
         self._results: Screen[None] | None = None
@@ -158,6 +163,7 @@ class TableApp(App[None]):
     def send_action(self, action: dict[str, Any]) -> None:
         """Queue ``action`` for the server; the answer comes back as a message."""
         if not self.relay.send(action):
+            self.answer_frame.release()
             self.notify(_("Not connected to a table."), severity="error")
 
     def _new_connecting_screen(self) -> ConnectingScreen:

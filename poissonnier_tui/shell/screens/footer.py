@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual import events
+from textual.content import Content
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -46,20 +47,25 @@ class KeyBar(Widget):
         super().__init__(id=id)
         self.text = ""
         """The markup drawn now."""
+        self._content = Content("")  # self.text parsed, once per change
         self.repaints = 0
         """How many times the keys shown changed (tests count them)."""
         self._spans: list[tuple[int, int, str]] = []  # (first cell, end, key) of each key
         self._key_style: str | None = None  # the keys' markup style in the current theme
+        self._due = False  # a look at the keys is queued (_keys_may_have_changed)
 
     def on_mount(self) -> None:
         """Follow the screen's bindings."""
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.screen.bindings_updated_signal.subscribe(
+            self, self._keys_may_have_changed, immediate=True
+        )
         self.app.theme_changed_signal.subscribe(self, self._recolour)
         self.bindings_changed(self.screen)
 
     def _recolour(self, _theme: object) -> None:
         """The theme changed: draw the keys in its colours."""
         self.text = ""
+        self._content = Content("")
         self._key_style = None
         self.bindings_changed(self.screen)
 
@@ -86,6 +92,18 @@ class KeyBar(Widget):
             out.append((binding.key, label, binding.description, enabled))
         return out
 
+    def _keys_may_have_changed(self, _screen: Screen[Any]) -> None:
+        """The screen's bindings were refreshed: look at the keys once, after the messages
+        already queued here, however many refreshes come meanwhile (a view refreshes them
+        several times over; each look asks the screen about all of its ~45 bindings)."""
+        if not self._due:
+            self._due = True
+            self.call_next(self._look)
+
+    def _look(self) -> None:
+        self._due = False
+        self.bindings_changed(self.screen)
+
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """Repaint if the keys shown changed."""
         if not self.is_attached or screen is not self.screen:
@@ -93,6 +111,7 @@ class KeyBar(Widget):
         text = self.line(self.shown(screen))
         if text != self.text:
             self.text = text
+            self._content = Content.from_markup(text)
             self.repaints += 1
             self.refresh()
 
@@ -123,9 +142,9 @@ class KeyBar(Widget):
             at += width + len(gap)
         return gap.join(parts)
 
-    def render(self) -> str:
-        """The keys' line."""
-        return self.text
+    def render(self) -> Content:
+        """The keys' line (:attr:`text`, parsed when it changed, not on every paint)."""
+        return self._content
 
     def on_click(self, event: events.Click) -> None:
         """A click on a key presses it."""

@@ -74,6 +74,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBa
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
+from poissonnier_tui.shell.frames import hold_for_answer
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
@@ -181,8 +182,9 @@ class TableScreen(Screen[None]):
     """The latest view and seat names, pushed down to every widget. Not a repaint of the
     screen: each widget repaints itself only if what it draws changed
     (``widgets/redraw.py``)."""
-    pending: reactive[Pending] = reactive(None, bindings=True)
-    """A two-key command waiting for its number (shown in the status line)."""
+    pending: reactive[Pending] = reactive(None, bindings=True, repaint=False)
+    """A two-key command waiting for its number (shown in the status line, which
+    repaints itself: not a repaint of the whole screen)."""
 
     announce_offers = True
     """Bring the offers pane forward for each new offer made to this player (off when a
@@ -411,7 +413,11 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enable (True), grey out (None) or hide (False) each key for the current state."""
         snap = self.snapshot
-        if snap is None or not self._showing:
+        # Not _showing: Textual asks this for each of the ~45 bindings every time the
+        # keys are refreshed (several times a view), and _showing walks the DOM from
+        # nine widgets; what is read here is data, safe even while the board is torn
+        # down (the app stops running before it removes any widget when it exits).
+        if snap is None or not self._live or not self.app.is_running:
             return False
         playing = snap.me is not None and not snap.over
         serving = playing and snap.phase == "serve"
@@ -492,7 +498,9 @@ class TableScreen(Screen[None]):
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, action: dict[str, Any]) -> None:
-        """Ask the app to send ``action`` to the server."""
+        """Ask the app to send ``action`` to the server; what this key changed on the
+        screen is drawn with the table's answer (``shell/frames.py``)."""
+        hold_for_answer(self.app)
         self.post_message(MoveChosen(action))
 
     # --- fill step (§3.2) ----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from poissonnier_tui.games.poissonnier.ui.palette import (
     text_colour,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.games.poissonnier.ui.widgets.redraw import Drawn, retitle
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import CUT, Drawn, parse_pieces, retitle
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 
@@ -76,9 +76,11 @@ class HandView(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.drawn = Drawn()
-        """What the hand shows now (see :mod:`.redraw`)."""
+        self.drawn = Drawn(parse_pieces)
+        """What the hand shows now (see :mod:`.redraw`); its markup is cut in pieces,
+        each chip one, so that a chip is parsed once, not on every change."""
         self._rows_kept = 0  # rows the hand keeps this fill step (_keep_rows)
+        self._grouped: tuple[TableSnapshot | None, dict[str, list[str]]] | None = None
 
     @dataclass
     class SelectionChanged(Message):
@@ -97,13 +99,18 @@ class HandView(Widget, can_focus=True):
 
     @property
     def groups(self) -> Mapping[str, list[str]]:
-        """Card ids in hand by kind letter, in display order (fresh first, specials last)."""
-        hand = self.snapshot.hand if self.snapshot else []
+        """Card ids in hand by kind letter, in display order (fresh first, specials last);
+        worked out once per snapshot (the keys' checks ask for it dozens of times a view)."""
+        snap = self.snapshot
+        if self._grouped is not None and self._grouped[0] is snap:
+            return self._grouped[1]
+        hand = snap.hand if snap else []
         out: dict[str, list[str]] = {}
         for kind in KINDS:
             cards = sorted(c for c in hand if c[0] == kind)
             if cards:
                 out[kind] = cards
+        self._grouped = (snap, out)
         return out
 
     @property
@@ -244,7 +251,8 @@ class HandView(Widget, can_focus=True):
         return self.drawn.content(self.markup())
 
     def markup(self) -> str:
-        """One row per kind: name, chips (selected ones lit), and a note."""
+        """One row per kind: name, chips (selected ones lit), and a note; each chip and
+        each other whole piece of markup cut from the next with :data:`.redraw.CUT`."""
         groups = self.groups
         if self.snapshot is None or self.snapshot.me is None:
             return "[dim]" + _("Spectating: hands are private (RULES.md §9).") + "[/]"
@@ -281,9 +289,10 @@ class HandView(Widget, can_focus=True):
                 ).format(n=self.chosen, total=len(cards))
             elif here:
                 note = _("[dim]none selected[/]") if roomy else f"[dim]0/{len(cards)}[/]"
-            lines.append(f"{pointer} {name} {' '.join(faces)} {note}".rstrip())
+            line = CUT.join([pointer, f" {name} ", f"{CUT} {CUT}".join(faces), f" {note}"])
+            lines.append(line.rstrip())
             if tall:
-                lines.append(f"  {' ' * 11} {' '.join(backs)}")
+                lines.append(CUT.join([f"  {' ' * 11} ", f"{CUT} {CUT}".join(backs)]))
         lines += [" "] * ((self._rows_kept - len(groups)) * (2 if tall else 1))
         if not roomy:
             return "\n".join(lines)

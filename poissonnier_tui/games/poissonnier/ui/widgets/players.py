@@ -66,6 +66,7 @@ class PlayersTable(DataTable[Text]):
         self.can_focus = False  # nothing to select here: keys stay with the game
         self._fitted_to = -1
         self._built: list[dict[str, Text]] | None = None  # the rows shown, as _rows made them
+        self._palette: tuple[str, dict[str, str]] | None = None  # (theme, _colours())
 
     def on_mount(self) -> None:
         """Title the pane and set up the columns."""
@@ -165,12 +166,15 @@ class PlayersTable(DataTable[Text]):
             self.add_row(*(cells[key] for key in COLUMNS), key=str(seat), height=height)
 
     def _colours(self) -> dict[str, str]:
-        """The theme's error/success/warning text colours (readable on light and dark)."""
-        theme = self.app.get_css_variables()
-        return {
-            name: theme.get(f"text-{name}", fallback)
-            for name, fallback in (("error", "red"), ("success", "green"), ("warning", "yellow"))
-        }
+        """The theme's error/success/warning text colours (readable on light and dark);
+        worked out once per theme (the theme's variables take a millisecond to make)."""
+        theme = self.app.theme
+        if self._palette is None or self._palette[0] != theme:
+            variables = self.app.get_css_variables()
+            pairs = (("error", "red"), ("success", "green"), ("warning", "yellow"))
+            colours = {name: variables.get(f"text-{name}", fallback) for name, fallback in pairs}
+            self._palette = theme, colours
+        return self._palette[1]
 
     @staticmethod
     def _doing(
