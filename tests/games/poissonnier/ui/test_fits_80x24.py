@@ -25,8 +25,12 @@ def footer(app: PoissonnierApp) -> KeyBar:
 
 
 def footer_keys(app: PoissonnierApp) -> dict[str, str]:
-    """The footer's keys as it shows them (``"?"``, ``"^q"``...) -> their descriptions."""
-    bar = footer(app)
+    """The footer's keys as it shows them (``"?"``, ``"^q"``...) -> their descriptions;
+    none while the screen is still being put together (its footer not mounted yet)."""
+    bars = app.screen.query(KeyBar).results(KeyBar)
+    bar = next(iter(bars), None)
+    if bar is None:
+        return {}
     return {label: description for _key, label, description, _on in bar.shown(app.screen)}
 
 
