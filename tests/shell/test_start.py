@@ -59,6 +59,9 @@ NOT_FOR_SOLO = (
     "poissonnier_tui.shell.screens.browse",
     "poissonnier_tui.shell.screens.help",
     "poissonnier_tui.shell.screens.quit_dialog",
+    "poissonnier_tui.games.poissonnier.ui.screens.deal_dialog",
+    "poissonnier_tui.games.poissonnier.ui.screens.serve_dialog",
+    "poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs",
     "multiprocessing",
 )
 """Modules a solo start at the table must not have imported."""

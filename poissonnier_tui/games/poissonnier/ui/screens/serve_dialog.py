@@ -63,6 +63,13 @@ class ServeDialog(ModalScreen[ServeResult]):
         )
         """A deal that would buy what is missing, when nothing fits."""
 
+    def stale_reason(self, now: TableSnapshot) -> str | None:
+        """Why serving can no longer be chosen in the table as it is ``now`` (only the
+        active player serves, while serving, §3.4), or ``None``."""
+        if now.phase == "serve" and now.my_turn:
+            return None
+        return _("Your turn is over: clients are served only by the active player (§3.4).")
+
     def compose(self) -> ComposeResult:
         """Client, then options (or the shortfall), then buttons."""
         translate_bindings(self)

@@ -22,7 +22,7 @@ worker sends it. What the screen shows is only ever the server's last view.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from textual import events
 from textual.app import ComposeResult
@@ -47,19 +47,11 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 )
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
 from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
-from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import (
-    NO_PRICE,
-    PriceAnswer,
-    PriceDialog,
-    ReasonDialog,
-)
 from poissonnier_tui.games.poissonnier.ui.screens.board import (
     HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS,
     compose_board,
 )
-from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog, DealMode
-from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
@@ -79,6 +71,10 @@ from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
 from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.footer import fit_keys
+
+if TYPE_CHECKING:  # the dialogs load when first opened (a table's start does without them)
+    from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import PriceAnswer
+    from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealMode
 
 SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
 """Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
@@ -347,11 +343,8 @@ class TableScreen(Screen[None]):
         """Close a deal or serve dialog the table has overtaken, and say why: a counter to
         an offer that was just withdrawn, or a turn that ended meanwhile."""
         top = self.app.screen
-        why = None
-        if isinstance(top, DealDialog):
-            why = top.stale_reason(snap)
-        elif isinstance(top, ServeDialog) and not (snap.phase == "serve" and snap.my_turn):
-            why = _("Your turn is over: clients are served only by the active player (§3.4).")
+        stale_reason = getattr(top, "stale_reason", None)  # the deal and serve dialogs'
+        why = stale_reason(snap) if callable(stale_reason) else None
         if why is not None:
             top.dismiss(None)
             self.notify(why, title=_("Dialog closed"), severity="warning")
@@ -599,6 +592,8 @@ class TableScreen(Screen[None]):
             elif result is not None:
                 self.send(result)
 
+        from poissonnier_tui.games.poissonnier.ui.screens.serve_dialog import ServeDialog
+
         self.app.push_screen(ServeDialog(snap, client_id), chosen)
 
     def action_end_turn(self) -> None:
@@ -621,6 +616,8 @@ class TableScreen(Screen[None]):
 
         # Time to deal (net/drafts.py): the table's bots wait while the offer is drafted.
         self.post_message(DraftChosen(True))
+        from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealDialog
+
         self.app.push_screen(DealDialog(snap, draft, mode), chosen)
 
     def action_deal(self) -> None:
@@ -658,6 +655,8 @@ class TableScreen(Screen[None]):
         """Decline the offer made to you, saying why and maybe at what price (§4)."""
         p, snap = self._answerable(), self.snapshot
         if p is not None and snap is not None:
+            from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import ReasonDialog
+
             self.app.push_screen(ReasonDialog(snap, p), self._declined)
 
     def _declined(self, decline: dict[str, Any] | None) -> None:
@@ -686,6 +685,10 @@ class TableScreen(Screen[None]):
         self._price_question = None
         self.refresh_bindings()
         by, deal = question
+        from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import (
+            NO_PRICE,
+            PriceDialog,
+        )
 
         def answered(coins: PriceAnswer) -> None:
             if coins is not None:
