@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.discovery import Browser, TableAd, TableCallback, sort_key
@@ -42,6 +42,7 @@ from poissonnier_tui.hosting.lan import (
 )
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.title_bar import TitleBar
 
 
 class TableBrowser(Protocol):
@@ -170,7 +171,7 @@ class BrowseScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Title, the list of tables, the address and code fields, the status line."""
         translate_bindings(self)
-        yield Header()
+        yield TitleBar()
         with Vertical(id="box"):
             title = (
                 _("[b]Tables on your network[/b]  Enter: watch   w: watch   a: type an address")

@@ -19,10 +19,11 @@ from textual.containers import Center, Vertical
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, LoadingIndicator, Static
+from textual.widgets import Footer, LoadingIndicator, Static
 
 from poissonnier_tui.i18n import N_, _
 from poissonnier_tui.shell.screens.fields import translate_bindings
+from poissonnier_tui.shell.screens.title_bar import TitleBar
 from poissonnier_tui.shell.seats import SeatLabel, shown_name
 
 
@@ -56,7 +57,7 @@ class ConnectingScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Title, spinner, message, seats."""
         translate_bindings(self)
-        yield Header()
+        yield TitleBar()
 
         with Center(), Vertical(id="box"):
             tagline = _("a fish card game")

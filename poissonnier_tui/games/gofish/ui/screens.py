@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from poissonnier_tui.games.gofish.rules.actions import Ask, AskCard, to_wire
 from poissonnier_tui.games.gofish.rules.cards import RANKS, SUIT_SYMBOLS, SUITS, card_id
@@ -36,6 +36,7 @@ from poissonnier_tui.shell.replay_moves import move_words
 from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.footer import KeyBar
 from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
+from poissonnier_tui.shell.screens.title_bar import TitleBar
 from poissonnier_tui.shell.seats import SeatLabel
 
 
@@ -197,7 +198,7 @@ class BoardScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Header, the board, footer (its keys in the current language)."""
         translate_bindings(self)
-        yield Header()
+        yield TitleBar()
         yield Board(id="gf-board")
         yield KeyBar()
 
@@ -339,7 +340,7 @@ class ResultsScreen(RematchScreen):
     def compose(self) -> ComposeResult:
         """Banner, books per player, seed; the rematch's answers when one is proposed."""
         translate_bindings(self)
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="gf-results"):
             yield RematchPanel()
             yield Static(results_text(self.snapshot), id="gf-results-text")

@@ -30,7 +30,6 @@ from typing import Final
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Header
 
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
 from poissonnier_tui.games.poissonnier.ui.widgets.game_log import GameLog
@@ -41,6 +40,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStall
 from poissonnier_tui.games.poissonnier.ui.widgets.panes import PaneBar, TooSmall
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.shell.screens.footer import KeyBar
+from poissonnier_tui.shell.screens.title_bar import TitleBar
 
 MIN_SIZE: Final = (80, 24)
 """The smallest terminal (columns, rows) the table is laid out for; below it, a notice."""
@@ -74,7 +74,7 @@ def compose_board(hand: Widget, bar: Widget, *, below_hand: Iterable[Widget] = (
         below_hand: widgets placed between the hand and the other stalls (the replay's
             every-hand pane).
     """
-    yield Header()
+    yield TitleBar()
     yield TooSmall(MIN_SIZE, id="too-small")
     yield ClientQueue(id="queue")
     yield MyStall(id="stall")

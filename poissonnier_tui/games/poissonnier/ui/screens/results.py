@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from poissonnier_tui.games.poissonnier.rules.scoring import explain
 from poissonnier_tui.games.poissonnier.ui.describe import (
@@ -32,6 +32,7 @@ from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.footer import KeyBar
 from poissonnier_tui.shell.screens.rematch_panel import RematchPanel, RematchScreen
+from poissonnier_tui.shell.screens.title_bar import TitleBar
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,7 @@ class ResultsScreen(RematchScreen):
         snap, result = self.snapshot, self.result
         winners = [int(w) for w in result.get("winners", [])]
         translate_bindings(self)  # the footer in the current language
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="results"):
             yield Static(self._banner(winners), id="banner")
             yield RematchPanel()
