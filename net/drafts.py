@@ -41,6 +41,12 @@ ANSWER_SECONDS: Final = 20.0
 """Longest an offer waits for its answer before the table withdraws it, in seconds
 (``net/answers.py``; as long as a bot waits before it withdraws its own)."""
 
+MOST_SECONDS: Final = 3600.0
+"""Most seconds a table may set for a draft or an answer (``0`` turns either off)."""
+
+MOST_DRAFTS_PER_WAIT: Final = 99
+"""Most drafts per wait a table may allow (at least 1)."""
+
 
 @dataclass(frozen=True)
 class DraftRules:

@@ -47,25 +47,36 @@ def seconds(text: str) -> float:
 
 
 def seconds_or_off(text: str) -> float:
-    """Parse a number of seconds from 0 (off) to 3600.
+    """Parse a number of seconds from 0 (off) to ``net.drafts.MOST_SECONDS`` (3600).
 
     Raises:
         argparse.ArgumentTypeError: not a number, or out of range.
     """
+    from net.drafts import MOST_SECONDS
+
     value = _number_of_seconds(text)
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(_("must be 0 to 3600 seconds"))
+    if not 0 <= value <= MOST_SECONDS:
+        raise argparse.ArgumentTypeError(
+            _("must be 0 to {most} seconds").format(most=decimal(MOST_SECONDS))
+        )
     return value
 
 
 def draft_count(text: str) -> int:
-    """Parse how many drafts a seat may start per wait: a whole number from 1 to 99.
+    """Parse how many drafts a seat may start per wait: a whole number from 1 to
+    ``net.drafts.MOST_DRAFTS_PER_WAIT`` (99).
 
     Raises:
         argparse.ArgumentTypeError: not a whole number in range.
     """
-    if not text.isdigit() or not 1 <= int(text) <= 99:
-        raise argparse.ArgumentTypeError(f"not a whole number from 1 to 99: {text!r}")
+    from net.drafts import MOST_DRAFTS_PER_WAIT
+
+    if not text.isdigit() or not 1 <= int(text) <= MOST_DRAFTS_PER_WAIT:
+        raise argparse.ArgumentTypeError(
+            _("not a whole number from 1 to {most}: {text}").format(
+                most=MOST_DRAFTS_PER_WAIT, text=repr(text)
+            )
+        )
     return int(text)
 
 

@@ -33,7 +33,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 from net.advertise import ServerAdvertiser
 from net.chat import ChatPolicy
 from net.discovery import advertised_addresses
-from net.drafts import DraftRules
+from net.drafts import MOST_DRAFTS_PER_WAIT, MOST_SECONDS, DraftRules
 from net.game import Agent, GameDefinition, Match
 from net.listen import ANY
 from net.recorder import LoggedSeat, TableRecorder
@@ -397,9 +397,9 @@ def logged_table_options(
     logged = table.get("drafts")
     logged = logged if isinstance(logged, Mapping) else {}
     drafts = settings.drafts
-    seconds = number(logged.get("seconds"), 0, 3600)
-    answer = number(logged.get("answer_seconds"), 0, 3600)
-    per_wait = number(logged.get("per_wait"), 1, 99)
+    seconds = number(logged.get("seconds"), 0, MOST_SECONDS)
+    answer = number(logged.get("answer_seconds"), 0, MOST_SECONDS)
+    per_wait = number(logged.get("per_wait"), 1, MOST_DRAFTS_PER_WAIT)
     if seconds is not None and "draft_seconds" not in given:
         drafts = replace(drafts, seconds=seconds)
     if answer is not None and "answer_seconds" not in given:
