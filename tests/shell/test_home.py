@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from logcheck import play_log
 from pilot import until
-from textual import on
+from textual import events, on
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
@@ -107,6 +107,17 @@ async def test_solo_from_the_keyboard_posts_every_choice() -> None:
             game="poissonnier", bots=2, levels=("hard", "easy"), seed=1234, name="Zoé"
         )
     ]
+
+
+async def test_a_letter_and_enter_typed_in_one_instant_start_the_game() -> None:
+    """A terminal may hand over ``s`` and Enter in one read: Enter must reach the form
+    that ``s`` opened, not the menu (which would open the form again)."""
+    app = ScreenApp(home())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, character in (("s", "s"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))  # both queued before either is handled
+        await until(pilot, lambda: bool(app.posted))
+    assert [type(m) for m in app.posted] == [HomeScreen.SoloChosen]
 
 
 async def test_solo_refuses_a_bad_seed_too_many_bots_and_no_name() -> None:

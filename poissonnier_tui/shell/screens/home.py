@@ -459,7 +459,9 @@ class HomeScreen(Screen[None]):
             menu.highlighted = ids.index(entry_id)
         self._show(entry_id)
         if entry_id in FORMS:
-            self.query_one(f"#{entry_id}-game", Choice).focus()
+            # At once, not after the queued keys (Widget.focus waits its turn): an Enter
+            # typed in the same instant as the letter belongs to the form.
+            self.set_focus(self.query_one(f"#{entry_id}-game", Choice))
         elif entry_id in ("join", "watch"):
             self.post_message(self.JoinChosen("spectator" if entry_id == "watch" else "player"))
         elif entry_id == "replay":
