@@ -31,7 +31,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
@@ -339,7 +339,7 @@ class TableRecorder:
 
     @property
     def syncs(self) -> int:
-        """Group commits written so far (each one write and one ``fsync``)."""
+        """Group commits written so far (each one synchronous write)."""
         return self._syncs
 
     def _queue(self, writer: LogWriter, records: list[bytes]) -> asyncio.Future[None]:
@@ -413,38 +413,58 @@ _Job = tuple[list[_Queued], asyncio.AbstractEventLoop, _Done]
 """A batch for the disk thread, the loop to report on, and whom to report to."""
 
 
+HANDOVER_WAIT: Final = 0.0005
+"""Longest the loop waits, in seconds, for the disk thread to take a batch (see
+:class:`_DiskThread`): it wakes in 40-100 µs on an idle core; past this the loop goes on
+and the thread starts once the loop next lets go of the interpreter lock."""
+
+
 class _DiskThread:
     """One thread that writes a recorder's batches, in the order handed over.
 
-    The loop hands a batch over with one ``SimpleQueue.put`` (no lock, no
-    executor bookkeeping: a few µs on the loop, where ``run_in_executor``
-    took 30 µs and, when its worker's semaphores met the loop's, up to the
-    interpreter's 5 ms switch interval); the thread writes and syncs with the
-    interpreter lock released, and hands the outcome back with
-    ``call_soon_threadsafe``. The thread ends after :meth:`stop`, once the
-    batches handed over before it are written. It is a daemon thread: at the
-    interpreter's exit a batch may be left unsynced, and then its frames were
-    never sent (the outbox holds them until the batch is durable).
+    The loop hands a batch over with one ``SimpleQueue.put`` (no executor
+    bookkeeping: ``run_in_executor`` took 30 µs on the loop and, when its
+    worker's semaphores met the loop's, up to the interpreter's 5 ms switch
+    interval), then waits (at most :data:`HANDOVER_WAIT`) until the thread has
+    taken it: the thread needs the interpreter lock to start, and the loop,
+    which goes on to build the action's views in pure Python, would otherwise
+    keep it until its next system call, after the views. Once the thread is in
+    its write (one system call that writes and syncs: :class:`net.tablelog.LogWriter`),
+    the disk's work and the views overlap. The thread hands the outcome back with
+    ``call_soon_threadsafe``. It ends after :meth:`stop`, once the batches handed
+    over before it are written. It is a daemon thread: at the interpreter's exit a
+    batch may be left unsynced, and then its frames were never sent (the outbox
+    holds them until the batch is durable).
     """
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        # Released by the thread when it takes a job; the loop waits on it after each
+        # hand-over. A wait that gave up leaves it released: the next hand-over takes
+        # that back first (the thread took its job long before, one batch at a time).
+        self._taken = threading.Lock()
+        self._taken.acquire()
         threading.Thread(
-            target=_disk_loop, args=(self._jobs,), name="table log", daemon=True
+            target=_disk_loop, args=(self._jobs, self._taken), name="table log", daemon=True
         ).start()
 
     def submit(self, batch: list[_Queued], loop: asyncio.AbstractEventLoop, done: _Done) -> None:
-        """Write ``batch`` after the batches before it, then call ``done`` on ``loop``."""
+        """Write ``batch`` after the batches before it, then call ``done`` on ``loop``.
+        Returns once the thread has taken it, or after :data:`HANDOVER_WAIT`."""
+        self._taken.acquire(blocking=False)  # a release the loop gave up waiting for
         self._jobs.put((batch, loop, done))
+        self._taken.acquire(timeout=HANDOVER_WAIT)
 
     def stop(self) -> None:
         """Let the thread end once what was handed over is written (safe to call twice)."""
         self._jobs.put(None)
 
 
-def _disk_loop(jobs: queue.SimpleQueue[_Job | None]) -> None:
+def _disk_loop(jobs: queue.SimpleQueue[_Job | None], taken: threading.Lock) -> None:
     """The disk thread's body: write each batch, report on its loop, until told to stop."""
     while (job := jobs.get()) is not None:
+        with contextlib.suppress(RuntimeError):  # released already: the loop gave up waiting
+            taken.release()
         batch, loop, done = job
         error: BaseException | None = None
         try:
