@@ -27,6 +27,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -357,18 +358,23 @@ class TableRecorder:
             return durable
         self._pending.append((writer, records, durable))
         if not self._writing:
-            self._write_pending(loop)
+            self._write_pending(loop, overlap=True)
         return durable
 
-    def _write_pending(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Hand everything queued to the disk thread as one batch (one write, one sync)."""
+    def _write_pending(self, loop: asyncio.AbstractEventLoop, *, overlap: bool) -> None:
+        """Hand everything queued to the disk thread as one batch (one write, one sync).
+
+        ``overlap``: the loop goes on to build the views of the action just queued, so
+        it lets the thread start first (see :class:`_DiskThread`); after a batch, with
+        no views to build, it does not wait.
+        """
         batch, self._pending = self._pending, []
         self._writing = True
         if self._disk is None:
             self._disk = _DiskThread()
             # A recorder nobody closes still lets its thread go when it is collected.
             weakref.finalize(self, self._disk.stop)
-        self._disk.submit(batch, loop, self._written)
+        self._disk.submit(batch, loop, self._written, overlap=overlap)
 
     def _written(self, batch: list[_Queued], error: BaseException | None) -> None:
         """On the loop, once a batch is written (``error``: why not): resolve its records'
@@ -389,7 +395,7 @@ class TableRecorder:
             if not durable.done():
                 durable.set_result(None)
         if self._pending:
-            self._write_pending(asyncio.get_running_loop())
+            self._write_pending(asyncio.get_running_loop(), overlap=False)
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice) and let the
@@ -415,8 +421,45 @@ _Job = tuple[list[_Queued], asyncio.AbstractEventLoop, _Done]
 
 HANDOVER_WAIT: Final = 0.0005
 """Longest the loop waits, in seconds, for the disk thread to take a batch (see
-:class:`_DiskThread`): it wakes in 40-100 µs on an idle core; past this the loop goes on
+:class:`_DiskThread`): it wakes in 20-100 µs on an idle core; past this the loop goes on
 and the thread starts once the loop next lets go of the interpreter lock."""
+
+HANDOVER_SHARE: Final = 0.05
+"""Most of an event loop's time spent in those waits, over all the recorders on it: a
+loop hosting many busy tables stops waiting (it has other work; an overlap would
+only shorten one action's latency at the others' expense). One table with 22
+clients (scripts/bench.py) waits 40-100 µs per action of ≈ 1.5 ms: 3 % already
+gave it its whole overlap."""
+
+
+class _HandoverBudget:
+    """The time one event loop may still spend waiting for disk threads: it earns
+    :data:`HANDOVER_SHARE` of the time that passes (at most four waits' worth
+    saved up) and spends what each wait takes."""
+
+    __slots__ = ("_at", "_credit")
+
+    def __init__(self) -> None:
+        self._credit = _MOST_CREDIT
+        self._at = time.perf_counter()
+
+    def wait(self, taken: threading.Lock) -> None:
+        """Wait (at most :data:`HANDOVER_WAIT`) for ``taken``, if the budget allows."""
+        now = time.perf_counter()
+        self._credit = min(_MOST_CREDIT, self._credit + (now - self._at) * HANDOVER_SHARE)
+        self._at = now
+        if self._credit > 0:
+            taken.acquire(timeout=HANDOVER_WAIT)
+            self._at = time.perf_counter()
+            self._credit -= self._at - now
+
+
+_MOST_CREDIT: Final = 4 * HANDOVER_WAIT
+
+_BUDGETS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _HandoverBudget] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each event loop's :class:`_HandoverBudget`, shared by its recorders."""
 
 
 class _DiskThread:
@@ -448,12 +491,22 @@ class _DiskThread:
             target=_disk_loop, args=(self._jobs, self._taken), name="table log", daemon=True
         ).start()
 
-    def submit(self, batch: list[_Queued], loop: asyncio.AbstractEventLoop, done: _Done) -> None:
+    def submit(
+        self, batch: list[_Queued], loop: asyncio.AbstractEventLoop, done: _Done, *, overlap: bool
+    ) -> None:
         """Write ``batch`` after the batches before it, then call ``done`` on ``loop``.
-        Returns once the thread has taken it, or after :data:`HANDOVER_WAIT`."""
+
+        With ``overlap``, returns once the thread has taken it, or after
+        :data:`HANDOVER_WAIT`, or at once when the loop has spent its share of
+        time waiting (:data:`HANDOVER_SHARE`); else at once.
+        """
         self._taken.acquire(blocking=False)  # a release the loop gave up waiting for
         self._jobs.put((batch, loop, done))
-        self._taken.acquire(timeout=HANDOVER_WAIT)
+        if overlap:
+            budget = _BUDGETS.get(loop)
+            if budget is None:
+                budget = _BUDGETS[loop] = _HandoverBudget()
+            budget.wait(self._taken)
 
     def stop(self) -> None:
         """Let the thread end once what was handed over is written (safe to call twice)."""

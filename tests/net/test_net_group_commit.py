@@ -404,3 +404,54 @@ def test_the_log_stays_open_between_records_and_closes_once_a_write_under_way_is
     assert len(opened) == 2 and closed == opened
     writer.close()  # twice: nothing more to close
     assert [x.action["add"] for x in read_log(path).actions] == [1, 2, 3, 4]
+
+
+def test_a_loop_waits_for_hand_overs_only_within_its_share_of_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [100.0]
+    waits: list[float] = []
+
+    class Lock:
+        """A thread that never takes its batch: each wait lasts its whole timeout."""
+
+        def acquire(self, timeout: float) -> bool:
+            waits.append(timeout)
+            clock[0] += timeout
+            return False
+
+    monkeypatch.setattr(recorder_module.time, "perf_counter", lambda: clock[0])
+    budget = recorder_module._HandoverBudget()
+    lock = cast(threading.Lock, Lock())
+    for _ in range(6):  # back to back: four waits' worth saved up, then none
+        budget.wait(lock)
+    assert waits == [recorder_module.HANDOVER_WAIT] * 4
+    clock[0] += recorder_module.HANDOVER_WAIT / recorder_module.HANDOVER_SHARE  # time passes
+    budget.wait(lock)
+    budget.wait(lock)
+    assert len(waits) == 5  # it earned one wait's worth
+
+
+async def test_only_the_batch_of_an_action_just_applied_waits_for_the_disk_thread(
+    tmp_path: Path, disk: SlowDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch started once the one before it is written has no views to overlap."""
+    overlaps: list[bool] = []
+    real = recorder_module._DiskThread.submit
+
+    def submit(thread: Any, *args: Any, overlap: bool) -> None:
+        overlaps.append(overlap)
+        real(thread, *args, overlap=overlap)
+
+    monkeypatch.setattr(recorder_module._DiskThread, "submit", submit)
+    async with recorded(tmp_path, free=True, target=10**6) as (server, recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        await a.send_action({"add": 1})
+        await disk.wait_entered()
+        await b.send_action({"add": 2})  # queued while the first record syncs
+        await until(lambda: recorder.actions == 2)
+        disk.go.set()
+        await a_w.view(2)
+        await a.close()
+        await b.close()
+    assert overlaps == [True, False] and recorder.syncs == 2
