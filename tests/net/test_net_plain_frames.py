@@ -9,6 +9,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_net_schema import plain
 
 import net.schema
 from net.frames import SERVER_LIMITS, FrameError, decode, plain_tokens
@@ -144,18 +145,9 @@ def test_plain_tokens_is_conservative() -> None:
     assert parse_server_frame(_view_frame({"a": "\u02ca"})) == View(3, {"a": "\u02ca"})
 
 
-plain_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-300, 300) | st.text(max_size=3),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner, max_size=4)
-    ),
-    max_leaves=30,
-)
-
-
 @settings(max_examples=300, deadline=None)
 @given(
-    view=st.dictionaries(st.text(max_size=2), plain_values, min_size=1, max_size=4),
+    view=st.dictionaries(st.text(max_size=6), plain, min_size=1, max_size=4),
     bound=st.integers(1, 8),
 )
 def test_the_depth_walk_says_the_same_with_and_without_skipping_maps_of_leaves(
