@@ -464,6 +464,18 @@ _BUDGETS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _HandoverBudget] 
 """Each event loop's :class:`_HandoverBudget`, shared by its recorders."""
 
 
+def _budget_of(loop: asyncio.AbstractEventLoop) -> _HandoverBudget | None:
+    """``loop``'s budget (made on first use); ``None`` for a loop that cannot be
+    weakly referenced (then the loop never waits)."""
+    try:
+        budget = _BUDGETS.get(loop)
+        if budget is None:
+            budget = _BUDGETS[loop] = _HandoverBudget()
+    except TypeError:
+        return None
+    return budget
+
+
 class _DiskThread:
     """One thread that writes a recorder's batches, in the order handed over.
 
@@ -504,10 +516,8 @@ class _DiskThread:
         """
         self._taken.acquire(blocking=False)  # a release the loop gave up waiting for
         self._jobs.put((batch, loop, done))
-        if overlap:
-            budget = _BUDGETS.get(loop)
-            if budget is None:
-                budget = _BUDGETS[loop] = _HandoverBudget()
+        budget = _budget_of(loop) if overlap else None
+        if budget is not None:
             budget.wait(self._taken)
 
     def stop(self) -> None:

@@ -455,3 +455,16 @@ async def test_only_the_batch_of_an_action_just_applied_waits_for_the_disk_threa
         await a.close()
         await b.close()
     assert overlaps == [True, False] and recorder.syncs == 2
+
+
+def test_a_loop_that_cannot_be_weakly_referenced_never_waits() -> None:
+    class Loop:
+        __slots__ = ()
+
+    loop = cast(asyncio.AbstractEventLoop, Loop())
+    assert recorder_module._budget_of(loop) is None
+    real = asyncio.new_event_loop()
+    try:
+        assert recorder_module._budget_of(real) is recorder_module._budget_of(real)
+    finally:
+        real.close()
