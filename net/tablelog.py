@@ -23,9 +23,12 @@ check that it reached the same result. Tokens let players reclaim their seats
 after a resume, so the file is created readable by its owner only (0600)
 and stays on the host's disk.
 
-Every record is flushed and ``fsync``-ed before :meth:`LogWriter.append`
-(or :meth:`LogWriter.write`, which syncs a batch of records at once)
-returns, so an action the table acknowledged is on disk even if the process
+Every record is on disk before :meth:`LogWriter.append` (or
+:meth:`LogWriter.write`, which syncs a batch of records at once) returns:
+the header is written and ``fsync``-ed, the records after it are appended
+with synchronous writes (``O_DSYNC``: the data and the file's new length are
+durable when the write returns; ``fsync`` after it where the flag is
+unknown). So an action the table acknowledged is on disk even if the process
 is killed the next instant (docs/ARCHITECTURE.md: "flushed before the action is
 acknowledged"). A crash mid-write leaves at most one partial record at the
 end, which :func:`read_log` reports as :class:`LogDamaged` with the valid
@@ -37,7 +40,9 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
+import threading
 import time
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,18 +168,25 @@ def _sync_directory(directory: Path) -> None:
 
 
 class LogWriter:
-    """Appends records to a table log, each flushed and synced before returning.
+    """Appends records to a table log, each synced before returning.
 
     Use :meth:`create` for a new table and :meth:`reopen` to go on after a
-    resume. The file is opened for each record and closed again, so a writer
-    holds no open file between records (nothing to leak if a table is
-    abandoned). Not thread-safe: one writer per file, one call at a time.
+    resume. The file stays open between records, for appending with synchronous
+    writes (``O_DSYNC``): a record is written and synced by one system call, so
+    a writer in a worker thread needs the interpreter lock once before and once
+    after the disk's work, never in between (where the event loop holds it
+    while it builds the action's views). :meth:`close` closes it (once a write
+    under way is done; a record appended later opens it for itself again); a
+    writer nobody closes closes it when collected. One writer per file, one
+    write at a time; :meth:`close` may come from another thread.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.ended = False
         """An ``end`` record was written: nothing more may be appended."""
+        self._file = _OpenFile(path)
+        weakref.finalize(self, self._file.close)
 
     @classmethod
     def create(cls, path: Path, header: Mapping[str, Any]) -> LogWriter:
@@ -219,23 +231,7 @@ class LogWriter:
         return writer
 
     def _append(self, record: bytes) -> None:
-        # Plain descriptor calls (no buffered file object): in a worker thread, each
-        # step between two system calls holds the interpreter lock the loop needs.
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
-        try:
-            size = os.lseek(fd, 0, os.SEEK_END)
-            try:
-                view = memoryview(record)
-                while view:  # a write may take only part of it
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            except OSError:
-                # A partial record (disk full) would read as damage: take it back if we can.
-                with contextlib.suppress(OSError):
-                    os.ftruncate(fd, size)
-                raise
-        finally:
-            os.close(fd)
+        self._file.append(record)
 
     def append(self, seat: int, action: Mapping[str, Any], why: str | None = None) -> None:
         """Record an accepted action; returns once it is on disk. ``why``: the table
@@ -327,7 +323,77 @@ class LogWriter:
             self._append(b"".join(records))
 
     def close(self) -> None:
-        """Nothing to release (no file stays open); kept for symmetry."""
+        """Close the file, once a write under way (in another thread) is done; safe to
+        call twice. A record appended after this opens the file for itself alone."""
+        self._file.close()
+
+
+_APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | getattr(os, "O_DSYNC", 0) | getattr(os, "O_BINARY", 0)
+"""How a log is opened for appending: each write returns once its bytes are on disk."""
+
+
+class _OpenFile:
+    """A log file open for appending, shared by its writer and the thread that writes.
+
+    A write borrows the descriptor (opening the file if need be) and gives it back
+    when done; :meth:`close` closes it at once if nobody has it, else the borrower
+    closes it on giving it back. Where ``O_DSYNC`` is unknown, each write is
+    followed by an ``fsync``.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._fd: int | None = None
+        self._open = True  # until close(): keep the descriptor between writes
+        self._lock = threading.Lock()
+
+    def append(self, record: bytes) -> None:
+        """Write ``record`` at the end of the file; returns once it is on disk.
+        On failure nothing of it is kept (the file is cut back, if it can be).
+
+        Raises:
+            OSError: the file cannot be opened, written or synced.
+        """
+        with self._lock:
+            fd, self._fd = self._fd, None
+        if fd is None:
+            fd = os.open(self._path, _APPEND_FLAGS)
+        try:
+            _write_synced(fd, record)
+        finally:
+            with self._lock:
+                keep = self._open and self._fd is None
+                if keep:
+                    self._fd = fd
+            if not keep:
+                os.close(fd)
+
+    def close(self) -> None:
+        """Close the descriptor now, or when the write under way gives it back."""
+        with self._lock:
+            self._open = False
+            fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+def _write_synced(fd: int, record: bytes) -> None:
+    """Append ``record`` through ``fd`` (opened with :data:`_APPEND_FLAGS`) and make it
+    durable; a write the kernel cuts short is finished, a failed one taken back."""
+    done = 0
+    try:
+        view = memoryview(record)
+        while done < len(record):  # a write may take only part of it
+            done += os.write(fd, view[done:])
+        if not _APPEND_FLAGS & getattr(os, "O_DSYNC", 0):
+            os.fsync(fd)
+    except OSError:
+        # A partial record (disk full) would read as damage: take it back if we can.
+        # After an appending write, the offset is the end of what it wrote.
+        if done:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, os.lseek(fd, 0, os.SEEK_CUR) - done)
+        raise
 
 
 def _write(stream: BinaryIO, record: bytes) -> None:

@@ -17,6 +17,7 @@ import pytest
 from test_net_server import APP, FAST, Watch, game_of, join
 from test_net_toygame import CountGame
 
+import net.recorder as recorder_module
 from net.client import TableClient
 from net.connection import FramedConnection
 from net.messages import Ack, Bye, View
@@ -316,3 +317,154 @@ def test_a_write_the_disk_cuts_short_is_finished_or_taken_back(
     log = read_log(path)
     assert [(x.seat, x.action) for x in log.actions] == [(0, {"add": 1}), (1, {"add": 2})]
     assert log.valid_bytes == size
+
+
+async def test_the_loop_hands_the_batch_over_until_the_disk_thread_has_it(
+    tmp_path: Path, disk: SlowDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """record_action returns only once the disk thread has taken the batch (so the
+    disk's work overlaps the views the loop builds next), waiting at most HANDOVER_WAIT."""
+    monkeypatch.setattr(recorder_module, "HANDOVER_WAIT", 30.0)  # here: until it has it
+    async with recorded(tmp_path) as (server, recorder):
+        a, _a_w, b, _b_w = await two_seats(server)
+        durable = recorder.record_action(0, {"add": 1})
+        assert durable is not None and recorder._disk is not None
+        assert recorder._disk._jobs.empty()  # taken, with no await in between
+        disk.go.set()
+        await durable
+        await a.close()
+        await b.close()
+    assert [x.action for x in read_log(tmp_path / "count.plog").actions] == [{"add": 1}]
+
+
+async def test_a_loop_that_gives_up_waiting_still_gets_every_batch_written_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recorder_module, "HANDOVER_WAIT", 0.0)  # never waits for the thread
+    async with recorded(tmp_path, free=True, target=10**6) as (server, recorder):
+        a, a_w, b, b_w = await two_seats(server)
+        for i in range(6):
+            await (a if i % 2 == 0 else b).send_action({"add": 1 + i // 3})
+        await a_w.view(6)
+        await b_w.view(6)
+        assert recorder.actions == 6 and not recorder._writing
+        moves = game_of(server).moves
+        await a.close()
+        await b.close()
+    logged = read_log(tmp_path / "count.plog").actions
+    assert (
+        [[x.seat, x.action["add"]] for x in logged]
+        == moves
+        == [[i % 2, 1 + i // 3] for i in range(6)]
+    )
+
+
+def test_the_log_stays_open_between_records_and_closes_once_a_write_under_way_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "open.plog"
+    writer = LogWriter.create(path, {"game": "count", "seed": 1, "seats": []})
+    opened: list[int] = []
+    closed: list[int] = []
+    real_open, real_close, real_write = os.open, os.close, os.write
+
+    def open_(*args: Any) -> int:
+        fd = real_open(*args)
+        opened.append(fd)
+        return fd
+
+    def close(fd: int) -> None:
+        closed.append(fd)
+        real_close(fd)
+
+    entered, go = threading.Event(), threading.Event()
+
+    def held_write(fd: int, data: Any) -> int:
+        if fd in opened:
+            entered.set()
+            assert go.wait(10)
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(os, "close", close)
+    writer.write([writer.action_record(0, {"add": 1})])
+    writer.write([writer.action_record(1, {"add": 2})])
+    assert len(opened) == 1 and closed == []  # one descriptor for both records
+    monkeypatch.setattr(os, "write", held_write)
+    thread = threading.Thread(target=writer.write, args=([writer.action_record(0, {"add": 3})],))
+    thread.start()
+    assert entered.wait(10)
+    writer.close()  # from another thread, mid-write: the descriptor is not closed under it
+    assert closed == []
+    go.set()
+    thread.join(10)
+    assert closed == opened  # the write gave it back, and it was closed then
+    monkeypatch.setattr(os, "write", real_write)
+    writer.write([writer.action_record(1, {"add": 4})])  # after close: opened for itself alone
+    assert len(opened) == 2 and closed == opened
+    writer.close()  # twice: nothing more to close
+    assert [x.action["add"] for x in read_log(path).actions] == [1, 2, 3, 4]
+
+
+def test_a_loop_waits_for_hand_overs_only_within_its_share_of_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [100.0]
+    waits: list[float] = []
+
+    class Lock:
+        """A thread that never takes its batch: each wait lasts its whole timeout."""
+
+        def acquire(self, timeout: float) -> bool:
+            waits.append(timeout)
+            clock[0] += timeout
+            return False
+
+    monkeypatch.setattr(recorder_module.time, "perf_counter", lambda: clock[0])
+    budget = recorder_module._HandoverBudget()
+    lock = cast(threading.Lock, Lock())
+    for _ in range(6):  # back to back: four waits' worth saved up, then none
+        budget.wait(lock)
+    assert waits == [recorder_module.HANDOVER_WAIT] * 4
+    clock[0] += recorder_module.HANDOVER_WAIT / recorder_module.HANDOVER_SHARE  # time passes
+    budget.wait(lock)
+    budget.wait(lock)
+    assert len(waits) == 5  # it earned one wait's worth
+
+
+async def test_only_the_batch_of_an_action_just_applied_waits_for_the_disk_thread(
+    tmp_path: Path, disk: SlowDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch started once the one before it is written has no views to overlap."""
+    overlaps: list[bool] = []
+    real = recorder_module._DiskThread.submit
+
+    def submit(thread: Any, *args: Any, overlap: bool) -> None:
+        overlaps.append(overlap)
+        real(thread, *args, overlap=overlap)
+
+    monkeypatch.setattr(recorder_module._DiskThread, "submit", submit)
+    async with recorded(tmp_path, free=True, target=10**6) as (server, recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        await a.send_action({"add": 1})
+        await disk.wait_entered()
+        await b.send_action({"add": 2})  # queued while the first record syncs
+        await until(lambda: recorder.actions == 2)
+        disk.go.set()
+        await a_w.view(2)
+        await a.close()
+        await b.close()
+    assert overlaps == [True, False] and recorder.syncs == 2
+
+
+def test_a_loop_that_cannot_be_weakly_referenced_never_waits() -> None:
+    class Loop:
+        __slots__ = ()
+
+    loop = cast(asyncio.AbstractEventLoop, Loop())
+    assert recorder_module._budget_of(loop) is None
+    real = asyncio.new_event_loop()
+    try:
+        assert recorder_module._budget_of(real) is recorder_module._budget_of(real)
+    finally:
+        real.close()

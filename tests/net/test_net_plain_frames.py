@@ -9,6 +9,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_net_schema import plain
 
 import net.schema
 from net.frames import SERVER_LIMITS, FrameError, decode, plain_tokens
@@ -142,3 +143,28 @@ def test_plain_tokens_is_conservative() -> None:
     # a string whose UTF-8 holds 0xca: nothing is proven, the full check then decides
     assert not plain_tokens(_view_frame({"a": "\u02ca"}))
     assert parse_server_frame(_view_frame({"a": "\u02ca"})) == View(3, {"a": "\u02ca"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    view=st.dictionaries(st.text(max_size=6), plain, min_size=1, max_size=4),
+    bound=st.integers(1, 8),
+)
+def test_the_depth_walk_says_the_same_with_and_without_skipping_maps_of_leaves(
+    view: dict[str, Any], bound: int
+) -> None:
+    decoded = msgpack.unpackb(msgpack.packb(view))  # maps as a client gets them
+    for outer in (decoded, msgpack.unpackb(msgpack.packb(_nested(bound, view)))):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(net.schema, "_LEAF_MAPS_UNTRACKED", False)
+            walked = net.schema._within_depth(outer, bound)
+        assert net.schema._within_depth(outer, bound) == walked
+
+
+def test_maps_of_leaves_are_skipped_on_this_interpreter() -> None:
+    """CPython leaves a map of plain leaves untracked, so the walk skips its values;
+    a map of leaves one level too deep is still refused."""
+    assert net.schema._LEAF_MAPS_UNTRACKED
+    fits, deeper = (msgpack.unpackb(msgpack.packb(_nested(d, {"a": 1}))) for d in (4, 5))
+    assert net.schema._within_depth(fits, 5)  # the map of leaves at depth 4, its leaf at 5
+    assert not net.schema._within_depth(deeper, 5)
