@@ -51,6 +51,7 @@ from poissonnier_tui.games.poissonnier.ui.screens.board import (
     HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS,
     compose_board,
+    start_sized,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
@@ -62,7 +63,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import NARROW_BELOW, MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
-from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
+from poissonnier_tui.games.poissonnier.ui.widgets.panes import FIRST_PANE_CLASS, PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
@@ -139,6 +140,7 @@ class TableScreen(Screen[None]):
     """The game table. The app sets :attr:`snapshot` whenever a view arrives."""
 
     CSS_PATH = "table.tcss"
+    DEFAULT_CLASSES = FIRST_PANE_CLASS  # the pane bar's first pane (widgets/panes.py)
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -210,6 +212,7 @@ class TableScreen(Screen[None]):
         """Board on the left, players/offers/log on the right, status and keys below."""
         self._hand = HandView(id="hand")
         self._status = StatusLine(id="status")
+        start_sized(self)
         translate_bindings(self)  # the footer in the current language
         self._fit_footer()
         yield from compose_board(self._hand, self._status)
