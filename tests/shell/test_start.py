@@ -4,9 +4,10 @@ Imports: a new Python process runs ``poissonnier solo`` through the command's ow
 point, headless, until the table screen shows the game; then it reports which
 of the modules watched here it had imported. LAN discovery (zeroconf, ifaddr),
 the Markdown help (markdown-it, Pygments), the other game, the arena, dialogs
-nobody opened and bots' worker processes are for other paths (hosting or browsing
-the LAN, help, Go Fish, ``simulate``, many tables): a solo start that imports one
-of them pays for nothing it shows.
+nobody opened (the chat, a deal, serving), Rich's emoji table and bots' worker
+processes are for other paths (hosting or browsing the LAN, help, Go Fish,
+``simulate``, many tables): a solo start that imports one of them pays for nothing
+it shows.
 
 Garbage collector: the command holds it off while the TUI starts
 (poissonnier_tui/collector.py) and the app gives it back once the table is drawn;
@@ -62,6 +63,10 @@ NOT_FOR_SOLO = (
     "poissonnier_tui.games.poissonnier.ui.screens.deal_dialog",
     "poissonnier_tui.games.poissonnier.ui.screens.serve_dialog",
     "poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs",
+    "poissonnier_tui.shell.screens.chat",
+    "poissonnier_tui.games.poissonnier.ui.deals",
+    "poissonnier_tui.games.poissonnier.ui.serving",
+    "rich._emoji_codes",
     "multiprocessing",
 )
 """Modules a solo start at the table must not have imported."""

@@ -14,7 +14,6 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.rules.cards import QUEUE_MAX, SERVABLE
-from poissonnier_tui.games.poissonnier.ui.serving import serve_options
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard, Verdict
 from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
@@ -47,6 +46,8 @@ class ClientQueue(Widget):
             client = queue[i] if i < len(queue) else ""
             verdict: Verdict = ""
             if judge and client and i < SERVABLE:
+                from poissonnier_tui.games.poissonnier.ui.serving import serve_options  # on a turn
+
                 verdict = "yes" if serve_options(snap, client) else "no"
             card.show(client, i + 1, i < SERVABLE, verdict)
         title = _(
