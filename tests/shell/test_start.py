@@ -107,9 +107,13 @@ main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"]
 """
 
 
-def run_child(code: str, *args: str, data_dir: Path) -> dict[str, object]:
-    """Run ``code`` in a new interpreter; its last stdout line, as JSON."""
-    env = dict(os.environ, POISSONNIER_DATA_DIR=str(data_dir))
+def run_child(
+    code: str, *args: str, data_dir: Path, env: dict[str, str] | None = None
+) -> dict[str, object]:
+    """Run ``code`` in a new interpreter (with ``env`` over this one's: an empty value
+    removes the variable); its last stdout line, as JSON."""
+    env = {k: v for k, v in {**os.environ, **(env or {})}.items() if v}
+    env["POISSONNIER_DATA_DIR"] = str(data_dir)
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
@@ -133,6 +137,45 @@ def test_a_solo_start_imports_neither_the_lan_nor_the_help_nor_the_other_game(
     assert got["held"] is True and got["back"] is True  # collector off to the table, then on
     logs = list(tmp_path.glob("games/*seed3*.plog"))
     assert len(logs) == 1 and logs[0].stat().st_size > 0  # a real table, with its log
+
+
+SECOND_START = """
+import json
+from textual.app import App
+from poissonnier_tui import codecache
+
+real_run = App.run
+
+def run(self, **_options):
+    async def until_the_table(pilot):
+        for _ in range(3000):  # bounded: 30 s at most, whatever the load
+            if getattr(self, "snapshot", None) is not None and (
+                type(self.screen).__name__ == "TableScreen"
+            ):
+                break
+            await pilot.pause(0.01)
+        self.exit()
+
+    return real_run(self, headless=True, size=(120, 40), auto_pilot=until_the_table)
+
+App.run = run
+from poissonnier_tui.cli import main
+main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"])
+print(json.dumps({"compiled": codecache.compiled, "file": str(codecache.cache_file())}))
+"""
+
+
+def test_a_second_solo_start_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    """The methods dataclasses write are compiled once, then read from beside the
+    bytecode (poissonnier_tui/codecache.py), as Python's bytecode cache does: here
+    the bench's own (PYTHONPYCACHEPREFIX)."""
+    pyc = tmp_path / "pyc"
+    env = {"PYTHONPYCACHEPREFIX": str(pyc), "PYTHONDONTWRITEBYTECODE": ""}
+    first = run_child(SECOND_START, data_dir=tmp_path, env=env)
+    assert int(str(first["compiled"])) > 300  # the app's, the table's, the server's...
+    assert str(first["file"]).startswith(str(pyc)) and Path(str(first["file"])).is_file()
+    second = run_child(SECOND_START, data_dir=tmp_path, env=env)
+    assert second["compiled"] == 0
 
 
 def test_the_command_line_alone_imports_no_textual_and_no_lan(tmp_path: Path) -> None:
