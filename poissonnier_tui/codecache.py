@@ -3,9 +3,9 @@
 Python keeps the compiled code of each module (``__pycache__``), but a
 ``@dataclass`` writes the source of its ``__init__``, ``__repr__``, ``__eq__``,
 ``__hash__`` (and, when frozen, ``__setattr__`` and ``__delattr__``) each time its
-module is imported, and compiles it there. A solo start makes some 180 dataclasses
-(ours, Textual's, Rich's): about 1,100 compilations, some 35 ms of CPU time, a
-tenth of the start (``scripts/bench.py``, TUI cold start).
+module is imported, and compiles it there. A solo start makes some 170 dataclasses
+(ours, Textual's, Rich's): 721 compilations, some 30 ms of CPU time, a tenth of
+the start (``scripts/bench.py``, TUI cold start; docs/measurements/bench-tui.txt).
 
 :func:`install` keeps those compilations as Python keeps a module's: the code
 compiled from each source text, in one file beside this package's bytecode
@@ -41,7 +41,7 @@ from typing import Any, Final
 
 MOST_KEPT: Final = 4_000
 """Entries past which :func:`save` keeps only those this run used (texts of classes
-since changed are dropped then). A solo start uses some 1,100 (a file of ~0.7 MB)."""
+since changed are dropped then). A solo start uses 721 (a file of 0.7 MB)."""
 
 _MAGIC: Final = importlib.util.MAGIC_NUMBER
 
