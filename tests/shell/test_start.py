@@ -74,11 +74,12 @@ NOT_FOR_SOLO = (
 CHILD = """
 import gc, json, sys
 from textual.app import App
-from poissonnier_tui import collector
+from poissonnier_tui import codecache, collector
 
 WATCHED = json.loads(sys.argv[1])
 collector.LONGEST_HOLD = 600.0  # only the drawn table may give the collector back here
 real_run = App.run
+found = {}
 
 def run(self, **_options):
     held = not gc.isenabled()
@@ -93,8 +94,7 @@ def run(self, **_options):
                     if gc.isenabled():
                         break
                     await pilot.pause(0.01)
-                print(json.dumps({"table": True, "loaded": loaded, "held": held,
-                                  "back": gc.isenabled()}), flush=True)
+                found.update(table=True, loaded=loaded, held=held, back=gc.isenabled())
                 break
             await pilot.pause(0.01)
         self.exit()
@@ -104,6 +104,8 @@ def run(self, **_options):
 App.run = run
 from poissonnier_tui.cli import main
 main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"])
+found.update(compiled=codecache.compiled, cache=str(codecache.cache_file()))
+print(json.dumps(found), flush=True)
 """
 
 
@@ -139,43 +141,18 @@ def test_a_solo_start_imports_neither_the_lan_nor_the_help_nor_the_other_game(
     assert len(logs) == 1 and logs[0].stat().st_size > 0  # a real table, with its log
 
 
-SECOND_START = """
-import json
-from textual.app import App
-from poissonnier_tui import codecache
-
-real_run = App.run
-
-def run(self, **_options):
-    async def until_the_table(pilot):
-        for _ in range(3000):  # bounded: 30 s at most, whatever the load
-            if getattr(self, "snapshot", None) is not None and (
-                type(self.screen).__name__ == "TableScreen"
-            ):
-                break
-            await pilot.pause(0.01)
-        self.exit()
-
-    return real_run(self, headless=True, size=(120, 40), auto_pilot=until_the_table)
-
-App.run = run
-from poissonnier_tui.cli import main
-main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"])
-print(json.dumps({"compiled": codecache.compiled, "file": str(codecache.cache_file())}))
-"""
-
-
 def test_a_second_solo_start_compiles_no_dataclass_method(tmp_path: Path) -> None:
     """The methods dataclasses write are compiled once, then read from beside the
     bytecode (poissonnier_tui/codecache.py), as Python's bytecode cache does: here
     the bench's own (PYTHONPYCACHEPREFIX)."""
     pyc = tmp_path / "pyc"
     env = {"PYTHONPYCACHEPREFIX": str(pyc), "PYTHONDONTWRITEBYTECODE": ""}
-    first = run_child(SECOND_START, data_dir=tmp_path, env=env)
+    first = run_child(CHILD, "[]", data_dir=tmp_path, env=env)
+    assert first["table"] is True
     assert int(str(first["compiled"])) > 300  # the app's, the table's, the server's...
-    assert str(first["file"]).startswith(str(pyc)) and Path(str(first["file"])).is_file()
-    second = run_child(SECOND_START, data_dir=tmp_path, env=env)
-    assert second["compiled"] == 0
+    assert str(first["cache"]).startswith(str(pyc)) and Path(str(first["cache"])).is_file()
+    second = run_child(CHILD, "[]", data_dir=tmp_path, env=env)
+    assert second["table"] is True and second["compiled"] == 0
 
 
 def test_the_command_line_alone_imports_no_textual_and_no_lan(tmp_path: Path) -> None:

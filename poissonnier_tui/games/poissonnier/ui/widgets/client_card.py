@@ -10,15 +10,16 @@ bought fish and specials can serve them right now.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from textual import events
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import chips
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import set_quietly
 from poissonnier_tui.i18n import _, ngettext
 
 WIDE_CARD = 19
@@ -98,19 +99,15 @@ class ClientCard(Static):
         """Set :attr:`client_id`, :attr:`position`, :attr:`servable` and :attr:`verdict`
         together: one restyle and one repaint if any changed (set one by one, each change
         restyles the card)."""
-        if (client_id, position, servable, verdict) == (
-            self.client_id,
-            self.position,
-            self.servable,
-            self.verdict,
-        ):
-            return
-        self.set_reactive(ClientCard.client_id, client_id)
-        self.set_reactive(ClientCard.position, position)
-        self.set_reactive(ClientCard.servable, servable)
-        self.set_reactive(ClientCard.verdict, verdict)
-        self._update_title()
-        self.refresh()
+        values: dict[Reactive[Any], object] = {
+            ClientCard.client_id: client_id,
+            ClientCard.position: position,
+            ClientCard.servable: servable,
+            ClientCard.verdict: verdict,
+        }
+        if set_quietly(self, values):
+            self._update_title()
+            self.refresh()
 
     def on_resize(self) -> None:
         """The words depend on the card's width: draw again."""

@@ -9,14 +9,15 @@ what that means (place the selection, or take the fish back).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from textual import events
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, INK, NAMES, chip, text_colour
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import set_quietly
 from poissonnier_tui.i18n import _, ngettext
 
 SlotState = Literal["owned", "buyable", "locked"]
@@ -95,14 +96,15 @@ class CrateBox(Static):
         """Set :attr:`state`, :attr:`fish`, :attr:`price` and :attr:`affordable` together:
         one restyle and one repaint if any changed (set one by one, each change restyles
         the box)."""
-        if (state, fish, price, affordable) == (self.state, self.fish, self.price, self.affordable):
-            return
-        self.set_reactive(CrateBox.state, state)
-        self.set_reactive(CrateBox.fish, fish)
-        self.set_reactive(CrateBox.price, price)
-        self.set_reactive(CrateBox.affordable, affordable)
-        self._restyle()
-        self.refresh()
+        values: dict[Reactive[Any], object] = {
+            CrateBox.state: state,
+            CrateBox.fish: fish,
+            CrateBox.price: price,
+            CrateBox.affordable: affordable,
+        }
+        if set_quietly(self, values):
+            self._restyle()
+            self.refresh()
 
     def _restyle(self) -> None:
         """CSS classes follow the slot's state, its fish and whether it is affordable (the
