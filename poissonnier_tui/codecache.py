@@ -39,7 +39,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any, Final
 
-MOST_KEPT: Final = 4_000
+MOST_KEPT: Final = 2_000
 """Entries past which :func:`save` keeps only those this run used (texts of classes
 since changed are dropped then). A solo start uses 721 (a file of 0.7 MB)."""
 
