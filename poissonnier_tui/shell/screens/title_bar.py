@@ -16,7 +16,6 @@ from textual.dom import NoScreen
 from textual.events import Mount
 from textual.widget import Widget
 from textual.widgets import Header, Static
-from textual.widgets._header import HeaderIcon
 
 
 class TitleBar(Header):
@@ -27,7 +26,8 @@ class TitleBar(Header):
         """Textual's header's parts, the icon disabled from the start when the app has no
         command palette (as the icon's ``on_mount`` does: then the change restyles it)."""
         for widget in super().compose():
-            if isinstance(widget, HeaderIcon) and not self.app.ENABLE_COMMAND_PALETTE:
+            # Textual's HeaderIcon, known by its type name (like HeaderTitle below).
+            if type(widget).__name__ == "HeaderIcon" and not self.app.ENABLE_COMMAND_PALETTE:
                 widget.set_reactive(Widget.disabled, True)
             yield widget
 

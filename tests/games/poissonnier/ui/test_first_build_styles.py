@@ -18,7 +18,6 @@ import pytest
 from pilot import until
 from tablekit import TableApp, midgame
 from textual.dom import DOMNode
-from textual.widgets._header import HeaderIcon
 
 from poissonnier_tui.games.poissonnier.ui.screens.board import size_classes
 from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
@@ -57,7 +56,7 @@ async def test_the_first_build_restyles_each_widget_once_at_most() -> None:
         assert isinstance(app.table, TableScreen) and "-pane-offers" in app.table.classes
         assert max(restyled[card] for card in cards) <= 1, [restyled[c] for c in cards]
         assert max(restyled[crate] for crate in crates) <= 1, [restyled[c] for c in crates]
-        icon = app.table.query_one(HeaderIcon)
+        icon = app.table.query_one("HeaderIcon")  # Textual's, in the title bar
         assert icon.disabled and restyled[icon] == 0
 
 
