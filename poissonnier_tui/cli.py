@@ -25,7 +25,7 @@ if __name__ == "__main__":
     # Ctrl-C while the command loads ends it quietly; main() restores KeyboardInterrupt.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-from poissonnier_tui import __version__, collector, i18n
+from poissonnier_tui import __version__, codecache, collector, i18n
 from poissonnier_tui.commands import MODULES
 from poissonnier_tui.commands import solo as solo_command
 from poissonnier_tui.commands.solo import add_solo_options
@@ -202,6 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (poissonnier_tui/collector.py): the app gives it back once its first screen is
     # drawn; every other command gets it back before it runs.
     collector.hold()
+    # The methods dataclasses write at import, compiled once for all runs like the
+    # modules' bytecode (poissonnier_tui/codecache.py); saved when the command ends.
+    codecache.install()
     try:
         if signal.getsignal(signal.SIGINT) is signal.SIG_DFL:  # the guard while loading
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -218,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         collector.release()
+        codecache.save()
+        codecache.uninstall()
 
 
 if __name__ == "__main__":

@@ -4,17 +4,20 @@
 table (players and spectators alike); what it sends goes through the relay
 (``net.chat``). Each message heard is kept (the last :data:`KEPT`) and handed
 to the table screen if that screen shows chat (:class:`ShowsChat`), and to
-the chat screen if it is open.
+the chat screen if it is open. The chat screen's module loads with the first
+message heard or the first ``k`` (a table's start does without it).
 """
 
 from __future__ import annotations
 
-from typing import Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from poissonnier_tui.i18n import _
 from poissonnier_tui.shell.messages import ChatHeard
-from poissonnier_tui.shell.screens.chat import ChatLine, ChatScreen
 from poissonnier_tui.shell.table_app import TableApp
+
+if TYPE_CHECKING:
+    from poissonnier_tui.shell.screens.chat import ChatLine
 
 KEPT: Final = 200
 """Messages kept for the chat screen."""
@@ -43,6 +46,8 @@ class TableChat(TableApp):
 
     def on_chat_heard(self, event: ChatHeard) -> None:
         """Keep the message and show it on the table and the chat screen."""
+        from poissonnier_tui.shell.screens.chat import ChatLine, ChatScreen
+
         line = ChatLine(event.seat, event.name, event.text)
         heard = self.heard
         heard.append(line)
@@ -54,6 +59,8 @@ class TableChat(TableApp):
 
     def action_chat(self) -> None:
         """``k``: open the chat line over the table (nothing before joining)."""
+        from poissonnier_tui.shell.screens.chat import ChatScreen
+
         if self._table is None or isinstance(self.screen, ChatScreen):
             return
 

@@ -4,9 +4,10 @@ Imports: a new Python process runs ``poissonnier solo`` through the command's ow
 point, headless, until the table screen shows the game; then it reports which
 of the modules watched here it had imported. LAN discovery (zeroconf, ifaddr),
 the Markdown help (markdown-it, Pygments), the other game, the arena, dialogs
-nobody opened and bots' worker processes are for other paths (hosting or browsing
-the LAN, help, Go Fish, ``simulate``, many tables): a solo start that imports one
-of them pays for nothing it shows.
+nobody opened (the chat, a deal, serving), Rich's emoji table and bots' worker
+processes are for other paths (hosting or browsing the LAN, help, Go Fish,
+``simulate``, many tables): a solo start that imports one of them pays for nothing
+it shows.
 
 Garbage collector: the command holds it off while the TUI starts
 (poissonnier_tui/collector.py) and the app gives it back once the table is drawn;
@@ -62,6 +63,10 @@ NOT_FOR_SOLO = (
     "poissonnier_tui.games.poissonnier.ui.screens.deal_dialog",
     "poissonnier_tui.games.poissonnier.ui.screens.serve_dialog",
     "poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs",
+    "poissonnier_tui.shell.screens.chat",
+    "poissonnier_tui.games.poissonnier.ui.deals",
+    "poissonnier_tui.games.poissonnier.ui.serving",
+    "rich._emoji_codes",
     "multiprocessing",
 )
 """Modules a solo start at the table must not have imported."""
@@ -69,11 +74,12 @@ NOT_FOR_SOLO = (
 CHILD = """
 import gc, json, sys
 from textual.app import App
-from poissonnier_tui import collector
+from poissonnier_tui import codecache, collector
 
 WATCHED = json.loads(sys.argv[1])
 collector.LONGEST_HOLD = 600.0  # only the drawn table may give the collector back here
 real_run = App.run
+found = {}
 
 def run(self, **_options):
     held = not gc.isenabled()
@@ -88,8 +94,7 @@ def run(self, **_options):
                     if gc.isenabled():
                         break
                     await pilot.pause(0.01)
-                print(json.dumps({"table": True, "loaded": loaded, "held": held,
-                                  "back": gc.isenabled()}), flush=True)
+                found.update(table=True, loaded=loaded, held=held, back=gc.isenabled())
                 break
             await pilot.pause(0.01)
         self.exit()
@@ -99,12 +104,18 @@ def run(self, **_options):
 App.run = run
 from poissonnier_tui.cli import main
 main(["solo", "--bots", "1", "--seed", "3", "--bot-delay", "0", "--name", "Ana"])
+found.update(compiled=codecache.compiled, cache=str(codecache.cache_file()))
+print(json.dumps(found), flush=True)
 """
 
 
-def run_child(code: str, *args: str, data_dir: Path) -> dict[str, object]:
-    """Run ``code`` in a new interpreter; its last stdout line, as JSON."""
-    env = dict(os.environ, POISSONNIER_DATA_DIR=str(data_dir))
+def run_child(
+    code: str, *args: str, data_dir: Path, env: dict[str, str] | None = None
+) -> dict[str, object]:
+    """Run ``code`` in a new interpreter (with ``env`` over this one's: an empty value
+    removes the variable); its last stdout line, as JSON."""
+    env = {k: v for k, v in {**os.environ, **(env or {})}.items() if v}
+    env["POISSONNIER_DATA_DIR"] = str(data_dir)
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
@@ -128,6 +139,20 @@ def test_a_solo_start_imports_neither_the_lan_nor_the_help_nor_the_other_game(
     assert got["held"] is True and got["back"] is True  # collector off to the table, then on
     logs = list(tmp_path.glob("games/*seed3*.plog"))
     assert len(logs) == 1 and logs[0].stat().st_size > 0  # a real table, with its log
+
+
+def test_a_second_solo_start_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    """The methods dataclasses write are compiled once, then read from beside the
+    bytecode (poissonnier_tui/codecache.py), as Python's bytecode cache does: here
+    the bench's own (PYTHONPYCACHEPREFIX)."""
+    pyc = tmp_path / "pyc"
+    env = {"PYTHONPYCACHEPREFIX": str(pyc), "PYTHONDONTWRITEBYTECODE": ""}
+    first = run_child(CHILD, "[]", data_dir=tmp_path, env=env)
+    assert first["table"] is True
+    assert int(str(first["compiled"])) > 300  # the app's, the table's, the server's...
+    assert str(first["cache"]).startswith(str(pyc)) and Path(str(first["cache"])).is_file()
+    second = run_child(CHILD, "[]", data_dir=tmp_path, env=env)
+    assert second["table"] is True and second["compiled"] == 0
 
 
 def test_the_command_line_alone_imports_no_textual_and_no_lan(tmp_path: Path) -> None:

@@ -11,14 +11,25 @@ no title to update and does nothing.
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.dom import NoScreen
 from textual.events import Mount
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 
 class TitleBar(Header):
     """Textual's header (the icon, the app's and screen's title and sub-title), whose
     title update tolerates an app torn down before it runs (see the module)."""
+
+    def compose(self) -> ComposeResult:
+        """Textual's header's parts, the icon disabled from the start when the app has no
+        command palette (as the icon's ``on_mount`` does: then the change restyles it)."""
+        for widget in super().compose():
+            # Textual's HeaderIcon, known by its type name (like HeaderTitle below).
+            if type(widget).__name__ == "HeaderIcon" and not self.app.ENABLE_COMMAND_PALETTE:
+                widget.set_reactive(Widget.disabled, True)
+            yield widget
 
     def _on_mount(self, event: Mount) -> None:
         """Follow the titles as Textual's header does (instead of its own handler)."""

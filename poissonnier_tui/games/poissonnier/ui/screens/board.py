@@ -25,10 +25,11 @@ The widget ids (``queue``, ``others``, ``stall``, ``hand``, ``market``,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.ui.widgets.client_queue import ClientQueue
@@ -60,6 +61,28 @@ VERTICAL_BREAKPOINTS: Final = [
     (50, "-h-tall"),
 ]
 """Screen classes by terminal height (rows): set on the screen at every resize."""
+
+
+def size_classes(width: int, height: int) -> dict[str, bool]:
+    """Every breakpoint class of this module, on or off, for a terminal of ``width``×``height``
+    as Textual chooses them (per direction, the class of the largest breakpoint reached)."""
+    classes = {name: False for _at, name in HORIZONTAL_BREAKPOINTS + VERTICAL_BREAKPOINTS}
+    for size, points in ((width, HORIZONTAL_BREAKPOINTS), (height, VERTICAL_BREAKPOINTS)):
+        reached = max((at, name) for at, name in points if size >= at)
+        classes[reached[1]] = True
+    return classes
+
+
+def start_sized(screen: Screen[Any]) -> None:
+    """Give ``screen`` (a screen of this module's breakpoints, composing its board) its size
+    classes now, as Textual does on the screen's first resize.
+
+    Set then, after the first frame, they would restyle every widget of the board (and
+    that first frame would be laid out without them); set before the board is composed,
+    each widget is styled with them as it mounts. The screen itself is restyled by
+    Textual as it shows it (its resume), so they restyle nothing here.
+    """
+    screen.update_classes(size_classes(*screen.app.size), update=False)
 
 
 def compose_board(hand: Widget, bar: Widget, *, below_hand: Iterable[Widget] = ()) -> ComposeResult:

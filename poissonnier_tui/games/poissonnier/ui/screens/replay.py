@@ -34,6 +34,7 @@ from poissonnier_tui.games.poissonnier.ui.screens.board import (
     HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS,
     compose_board,
+    start_sized,
 )
 from poissonnier_tui.games.poissonnier.ui.screens.results import ResultsScreen
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
@@ -46,7 +47,7 @@ from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
-from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
+from poissonnier_tui.games.poissonnier.ui.widgets.panes import FIRST_PANE_CLASS, PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.hosting.replay import ALL_HANDS, PointOfView, Replay
 from poissonnier_tui.i18n import N_, _, ngettext
@@ -165,6 +166,7 @@ class ReplayScreen(Screen[None]):
     """A saved game on the table widgets. Set up with a loaded :class:`Replay`."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["table.tcss", "replay.tcss"]
+    DEFAULT_CLASSES = FIRST_PANE_CLASS  # the pane bar's first pane (widgets/panes.py)
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -210,6 +212,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """The table screen's layout, a bar saying where we are, and the keys."""
+        start_sized(self)
         translate_bindings(self)  # the footer in the current language
         yield from compose_board(
             ReplayHand(id="hand"), Static(id="bar"), below_hand=[AllHands(id="hands")]

@@ -46,11 +46,11 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
     to_wire,
 )
 from poissonnier_tui.games.poissonnier.rules.cards import MAX_CRATES, SERVABLE
-from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
 from poissonnier_tui.games.poissonnier.ui.screens.board import (
     HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS,
     compose_board,
+    start_sized,
 )
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
@@ -62,19 +62,20 @@ from poissonnier_tui.games.poissonnier.ui.widgets.market import MarketInfo
 from poissonnier_tui.games.poissonnier.ui.widgets.my_stall import NARROW_BELOW, MyStall
 from poissonnier_tui.games.poissonnier.ui.widgets.offers import OffersList
 from poissonnier_tui.games.poissonnier.ui.widgets.other_stalls import OtherStalls
-from poissonnier_tui.games.poissonnier.ui.widgets.panes import PANE_KEYS, PaneBar
+from poissonnier_tui.games.poissonnier.ui.widgets.panes import FIRST_PANE_CLASS, PANE_KEYS, PaneBar
 from poissonnier_tui.games.poissonnier.ui.widgets.players import PlayersTable
 from poissonnier_tui.games.poissonnier.ui.widgets.status_line import StatusLine
 from poissonnier_tui.i18n import N_, _, ngettext
 from poissonnier_tui.shell.frames import hold_for_answer
 from poissonnier_tui.shell.messages import DraftChosen, MoveChosen, PriceGiven
-from poissonnier_tui.shell.screens.chat import ChatLine
 from poissonnier_tui.shell.screens.fields import translate_bindings
 from poissonnier_tui.shell.screens.footer import fit_keys
 
 if TYPE_CHECKING:  # the dialogs load when first opened (a table's start does without them)
+    from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
     from poissonnier_tui.games.poissonnier.ui.screens.answer_dialogs import PriceAnswer
     from poissonnier_tui.games.poissonnier.ui.screens.deal_dialog import DealMode
+    from poissonnier_tui.shell.screens.chat import ChatLine
 
 SHOWN_ON_THE_BOARD: Final = frozenset({"buy_crate"})
 """Actions whose key the board itself shows (the stall's next slot: "b buys it"), left
@@ -139,6 +140,7 @@ class TableScreen(Screen[None]):
     """The game table. The app sets :attr:`snapshot` whenever a view arrives."""
 
     CSS_PATH = "table.tcss"
+    DEFAULT_CLASSES = FIRST_PANE_CLASS  # the pane bar's first pane (widgets/panes.py)
     HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
     VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
 
@@ -210,6 +212,7 @@ class TableScreen(Screen[None]):
         """Board on the left, players/offers/log on the right, status and keys below."""
         self._hand = HandView(id="hand")
         self._status = StatusLine(id="status")
+        start_sized(self)
         translate_bindings(self)  # the footer in the current language
         self._fit_footer()
         yield from compose_board(self._hand, self._status)
@@ -586,6 +589,8 @@ class TableScreen(Screen[None]):
         if snap is None:
             return
 
+        from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
+
         def chosen(result: dict[str, Any] | DealDraft | None) -> None:
             if isinstance(result, DealDraft):
                 self.open_deal(result, "ask")
@@ -622,6 +627,8 @@ class TableScreen(Screen[None]):
 
     def action_deal(self) -> None:
         """``d``: on your turn ask someone for fish; otherwise offer yours to the active player."""
+        from poissonnier_tui.games.poissonnier.ui.deals import DealDraft  # with the deal dialog
+
         snap = self.snapshot
         if snap is None or snap.me is None:
             return
@@ -636,6 +643,8 @@ class TableScreen(Screen[None]):
         snap = self.snapshot
         if snap is None or not snap.my_turn or snap.phase != "serve":
             return
+        from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
+
         count = len(snap.seat(seat)["crates"][crate])
         self.open_deal(DealDraft(seat).with_count(crate, count), "ask")
 
@@ -704,6 +713,8 @@ class TableScreen(Screen[None]):
 
     def action_counter(self) -> None:
         """Answer an offer with edited terms; the counter replaces it (§4)."""
+        from poissonnier_tui.games.poissonnier.ui.deals import DealDraft
+
         p = self._answerable()
         if p is not None:
             self.open_deal(DealDraft.from_proposal(p), "counter")

@@ -10,15 +10,16 @@ bought fish and specials can serve them right now.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from textual import events
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.ui.palette import chips
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import set_quietly
 from poissonnier_tui.i18n import _, ngettext
 
 WIDE_CARD = 19
@@ -30,6 +31,10 @@ Verdict = Literal["", "yes", "no"]
 
 class ClientCard(Static):
     """Shows one queue position. The queue sets its reactives."""
+
+    DEFAULT_CLASSES = "-empty"
+    """The classes of an empty place (:meth:`_update_title`): a card starts with the
+    classes its first look gives it, or that look would restyle it."""
 
     client_id: reactive[str] = reactive("")
     """The client card id (``"C23"``, ``"U2"``), or ``""`` for an empty place."""
@@ -90,6 +95,20 @@ class ClientCard(Static):
             tail = _("[dim]waiting in line[/]") if wide else _("[dim]in line[/]")
         return f"{order}\n{reward}\n{tail}"
 
+    def show(self, client_id: str, position: int, servable: bool, verdict: Verdict) -> None:
+        """Set :attr:`client_id`, :attr:`position`, :attr:`servable` and :attr:`verdict`
+        together: one restyle and one repaint if any changed (set one by one, each change
+        restyles the card)."""
+        values: dict[Reactive[Any], object] = {
+            ClientCard.client_id: client_id,
+            ClientCard.position: position,
+            ClientCard.servable: servable,
+            ClientCard.verdict: verdict,
+        }
+        if set_quietly(self, values):
+            self._update_title()
+            self.refresh()
+
     def on_resize(self) -> None:
         """The words depend on the card's width: draw again."""
         self.refresh()
@@ -103,11 +122,16 @@ class ClientCard(Static):
             kind = " · " + _("indécis") if card.kind is ClientKind.UNDECIDED else ""
             title = f"{self.position} · {self.client_id}{kind}"
         self.border_title = title
-        self.set_class(self.servable and card is not None, "-servable")
-        self.set_class(self.verdict == "yes", "-can-serve")
-        self.set_class(self.verdict == "no", "-cannot-serve")
-        self.set_class(card is None, "-empty")
-        self.set_class(card is not None and card.kind is ClientKind.UNDECIDED, "-undecided")
+        # One batch: each class set apart would restyle the card again.
+        self.update_classes(
+            {
+                "-servable": self.servable and card is not None,
+                "-can-serve": self.verdict == "yes",
+                "-cannot-serve": self.verdict == "no",
+                "-empty": card is None,
+                "-undecided": card is not None and card.kind is ClientKind.UNDECIDED,
+            }
+        )
 
     def watch_client_id(self) -> None:
         """Title and classes follow the card."""

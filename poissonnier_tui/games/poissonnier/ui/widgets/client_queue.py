@@ -14,9 +14,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from poissonnier_tui.games.poissonnier.rules.cards import QUEUE_MAX, SERVABLE
-from poissonnier_tui.games.poissonnier.ui.serving import serve_options
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
-from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard
+from poissonnier_tui.games.poissonnier.ui.widgets.client_card import ClientCard, Verdict
 from poissonnier_tui.games.poissonnier.ui.widgets.redraw import retitle
 from poissonnier_tui.i18n import _
 
@@ -45,13 +44,12 @@ class ClientQueue(Widget):
         judge = snap.my_turn and snap.phase == "serve"
         for i, card in enumerate(self.query(ClientCard)):
             client = queue[i] if i < len(queue) else ""
-            card.client_id = client
-            card.position = i + 1
-            card.servable = i < SERVABLE
+            verdict: Verdict = ""
             if judge and client and i < SERVABLE:
-                card.verdict = "yes" if serve_options(snap, client) else "no"
-            else:
-                card.verdict = ""
+                from poissonnier_tui.games.poissonnier.ui.serving import serve_options  # on a turn
+
+                verdict = "yes" if serve_options(snap, client) else "no"
+            card.show(client, i + 1, i < SERVABLE, verdict)
         title = _(
             "Queue [dim]— the first {n} are at the counter and can be served · "
             "client deck {deck}[/]"

@@ -9,14 +9,15 @@ what that means (place the selection, or take the fish back).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from textual import events
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.widgets import Static
 
 from poissonnier_tui.games.poissonnier.ui.palette import COLOURS, INK, NAMES, chip, text_colour
+from poissonnier_tui.games.poissonnier.ui.widgets.redraw import set_quietly
 from poissonnier_tui.i18n import _, ngettext
 
 SlotState = Literal["owned", "buyable", "locked"]
@@ -25,6 +26,10 @@ SlotState = Literal["owned", "buyable", "locked"]
 
 class CrateBox(Static):
     """Shows one crate slot. The screen sets :attr:`fish`, :attr:`state` and :attr:`price`."""
+
+    DEFAULT_CLASSES = "-locked"
+    """The classes of a locked slot (:meth:`_restyle`): a box starts with the classes its
+    first look gives it, or that look would restyle it."""
 
     fish: reactive[str] = reactive("")
     """Freshness codes of the fish in the crate, e.g. ``"FFF"`` (all the same, §3.2)."""
@@ -87,20 +92,45 @@ class CrateBox(Static):
         """The chips depend on the crate's width: draw again."""
         self.refresh()
 
-    def watch_affordable(self, affordable: bool) -> None:
-        """A crate too dear for now looks out of reach (table.tcss)."""
-        self.set_class(not affordable, "-unaffordable")
+    def show(self, state: SlotState, fish: str, price: int, affordable: bool) -> None:
+        """Set :attr:`state`, :attr:`fish`, :attr:`price` and :attr:`affordable` together:
+        one restyle and one repaint if any changed (set one by one, each change restyles
+        the box)."""
+        values: dict[Reactive[Any], object] = {
+            CrateBox.state: state,
+            CrateBox.fish: fish,
+            CrateBox.price: price,
+            CrateBox.affordable: affordable,
+        }
+        if set_quietly(self, values):
+            self._restyle()
+            self.refresh()
 
-    def watch_state(self, state: SlotState) -> None:
-        """CSS classes follow the slot state (styles live in the .tcss)."""
-        self.set_class(state == "owned", "-owned")
-        self.set_class(state == "buyable", "-buyable")
-        self.set_class(state == "locked", "-locked")
-
-    def watch_fish(self, fish: str) -> None:
-        """A filled crate gets its freshness colour on the border (see table.tcss)."""
+    def _restyle(self) -> None:
+        """CSS classes follow the slot's state, its fish and whether it is affordable (the
+        styles live in the .tcss), in one batch: each class set apart restyles the box."""
+        state, fish = self.state, self.fish
+        classes = {
+            "-unaffordable": not self.affordable,
+            "-owned": state == "owned",
+            "-buyable": state == "buyable",
+            "-locked": state == "locked",
+        }
         for code in "TFMDP":
-            self.set_class(bool(fish) and fish[0] == code, f"-fish-{code}")
+            classes[f"-fish-{code}"] = bool(fish) and fish[0] == code
+        self.update_classes(classes)
+
+    def watch_affordable(self) -> None:
+        """A crate too dear for now looks out of reach (table.tcss)."""
+        self._restyle()
+
+    def watch_state(self) -> None:
+        """CSS classes follow the slot state."""
+        self._restyle()
+
+    def watch_fish(self) -> None:
+        """A filled crate gets its freshness colour on the border (see table.tcss)."""
+        self._restyle()
 
     def on_click(self, event: events.Click) -> None:
         """Report the click; the screen knows the phase and the selection."""

@@ -69,8 +69,9 @@ class GameLog(RichLog):
         for event in events[self.shown - first :]:
             text = event_text(snap, event)
             if text is not None:
-                # Rich Text (not Textual Content) so that RichLog wraps long lines.
-                self._add(Text.from_markup(text))
+                # Rich Text (not Textual Content) so that RichLog wraps long lines; no
+                # emoji codes (a name such as ":fish:" stays as typed).
+                self._add(Text.from_markup(text, emoji=False))
         self.shown = size
         self._presence(snap)
 
@@ -86,7 +87,8 @@ class GameLog(RichLog):
             return  # the first snapshot: nothing changed yet
         for seat in sorted(away - before):
             line = _("{name} went offline; the table waits, then plays for them (R6).")
-            self._add(Text.from_markup(line.format(name=who(snap, seat)), style="dim"))
+            self._add(Text.from_markup(line.format(name=who(snap, seat)), style="dim", emoji=False))
         for seat in sorted(before - away):
             if seat != snap.me:
-                self._add(Text.from_markup(_("{name} is back.").format(name=who(snap, seat))))
+                back = _("{name} is back.").format(name=who(snap, seat))
+                self._add(Text.from_markup(back, emoji=False))

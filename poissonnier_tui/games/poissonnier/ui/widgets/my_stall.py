@@ -80,16 +80,14 @@ class MyStall(Widget):
         crates = snap.crates
         row = snap.seat(snap.me)
         # query(), not query_one(): this may run before the boxes are mounted.
+        price, affordable = int(row["crate_price"]), snap.can_buy_crate()
         for box in self.query(CrateBox):
             i = box.index
             if i < len(crates):
-                box.state = "owned"
-                box.fish = "".join(sorted((f[0] for f in crates[i]), key="TFMDP".index))
+                fish = "".join(sorted((f[0] for f in crates[i]), key="TFMDP".index))
+                box.show("owned", fish, box.price, box.affordable)
             else:
-                box.fish = ""
-                box.state = "buyable" if i == len(crates) else "locked"
-                box.price = int(row["crate_price"])
-                box.affordable = snap.can_buy_crate()
+                box.show("buyable" if i == len(crates) else "locked", "", price, affordable)
         retitle(self, self._title(snap))
         bought = snap.bought
         for line in self.query("#bought").results(Static):

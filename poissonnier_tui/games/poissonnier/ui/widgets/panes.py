@@ -28,6 +28,14 @@ PANES: Final = ("offers", "log", "players", "stalls", "market")
 PANE_KEYS: Final = {"offers": "o", "log": "l", "players": "p", "stalls": "w", "market": "m"}
 """The key that brings each pane up (bound by the table screen)."""
 
+FIRST_PANE: Final = "offers"
+"""The pane shown beside the hand when a table opens on a narrow terminal."""
+
+FIRST_PANE_CLASS: Final = f"-pane-{FIRST_PANE}"
+"""The screen class of :data:`FIRST_PANE`. A screen with a :class:`PaneBar` starts with
+it (its ``DEFAULT_CLASSES``): a class the bar put on the screen when mounted would
+restyle every widget of the screen."""
+
 PANE_LABELS: Final = {
     "offers": N_("Offers"),
     "log": N_("Log"),
@@ -41,7 +49,7 @@ PANE_LABELS: Final = {
 class PaneBar(Static):
     """One line naming the panes, the shown one lit; click a name or press its key."""
 
-    pane: reactive[str] = reactive("offers")
+    pane: reactive[str] = reactive(FIRST_PANE)
     """The pane shown beside the hand on a narrow terminal (one of :data:`PANES`)."""
 
     snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)

@@ -56,8 +56,9 @@ class PlayersTable(DataTable[Text]):
     player's name is never read as markup.
     """
 
-    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False)
-    """The table; tallies come from ``view["seats"]``, names from the lobby."""
+    snapshot: reactive[TableSnapshot | None] = reactive(None, repaint=False, init=False)
+    """The table; tallies come from ``view["seats"]``, names from the lobby. (Mounting
+    builds the rows itself: no call of the watcher then.)"""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(
@@ -156,8 +157,8 @@ class PlayersTable(DataTable[Text]):
         name_room = room - others - 2 * PADDING * len(COLUMNS)
         sized["Player"] = max(MIN_NAME, min(sized["Player"], name_room))
         self.clear(columns=True)
-        for key in COLUMNS:
-            self.add_column(_(labels[key]), width=sized[key], key=key)
+        for key in COLUMNS:  # Text, not markup: nothing to parse (nor emoji to look up)
+            self.add_column(Text(_(labels[key])), width=sized[key], key=key)
         for seat, cells in enumerate(rows):
             name = cells["Player"]
             if name.cell_len > sized["Player"]:

@@ -12,11 +12,12 @@ width or height) and the new text needs another size.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
 from textual.content import Content
+from textual.reactive import Reactive
 from textual.widget import Widget
 
 CUT: Final = "\x1f"
@@ -100,3 +101,15 @@ def retitle(widget: Widget, title: str) -> None:
     if widget.__dict__.get("_shown_title") != title:
         widget.__dict__["_shown_title"] = title
         widget.border_title = title
+
+
+def set_quietly(widget: Widget, values: Mapping[Reactive[Any], object]) -> bool:
+    """Set several reactives of ``widget`` (``{Class.attribute: value}``) without their
+    watchers: a widget whose watchers each restyle it takes all the values, then
+    restyles and repaints once itself. Returns whether any value changed (nothing is set
+    then)."""
+    if all(getattr(widget, reactive.name) == value for reactive, value in values.items()):
+        return False
+    for reactive, value in values.items():
+        widget.set_reactive(reactive, value)
+    return True
