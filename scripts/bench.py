@@ -12,6 +12,8 @@ legal_actions / apply / view_for µs    — (per call, in that random play)
 view_for, every seat + spectator       — (µs per view, one revision)
 simulate --players 4 default bot       random play on the bare engine, games/s
 action → 2 seats + 20 spectators       bare asyncio fan-out of the same frames
+the same with 22 raw clients           bare asyncio fan-out of the same frames
+lean model of that work (the floor)    bare asyncio fan-out of the same frames
 TUI keypress → frame (server answers)  a minimal Textual app's keypress → frame
 TUI cursor move → frame                a minimal Textual app's keypress → frame
 TUI warm start → first table frame     a minimal Textual app's warm start → first frame
@@ -44,25 +46,34 @@ import importlib
 import json
 import os
 import platform
+import queue
 import random
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import msgpack
 
 from net.client import TableClient
-from net.frames import encode
+from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, decode, encode
 from net.heap import settle_heap
-from net.messages import View
+from net.messages import (
+    ActionRequest,
+    Hello,
+    View,
+    parse_client_message,
+    parse_server_frame,
+)
 from net.server import TableServer, Timing
+from net.table import Table
 from net.thinking import ProcessThinker
 from poissonnier_tui import __version__
 from poissonnier_tui.arena.simulate import simulate
@@ -76,6 +87,7 @@ from poissonnier_tui.games.poissonnier.rules.engine import (
 )
 from poissonnier_tui.games.poissonnier.rules.state import Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
+from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
 from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, record_table
 
 SECTIONS = ("engine", "simulate", "server", "tui", "tables")
@@ -273,8 +285,8 @@ async def _all_views(clients: list[TableClient], rev: int, timeout: float = 10.0
     return await asyncio.wait_for(asyncio.gather(*(_next_view(c, rev) for c in clients)), timeout)
 
 
-async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
-    """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22 hear."""
+def _fanout_table() -> tuple[PoissonnierGame, TableServer]:
+    """The server figure's table: 2 seats, auto-started, its log kept, no time limits."""
     game = PoissonnierGame()
     server = TableServer(
         game,
@@ -294,6 +306,24 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
         ),
     )
     record_table(server)  # a hosted table keeps its log (the durable write is in the path)
+    return game, server
+
+
+def _settle() -> None:
+    """As a hosting app does once its table is drawn (shell/frames.py settle_heap_once):
+    full collections then skip this process's large, long-lived heap (Textual and the
+    rest, imported here too)."""
+    settle_heap()
+
+
+async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
+    """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22
+    clients (:class:`net.client.TableClient`) have handed the view on.
+
+    Returns the latencies, the last frames the three kinds of recipient got (for
+    the anchor's frames of the same size) and the table's game (for :func:`lean_fanout`).
+    """
+    game, server = _fanout_table()
     latencies: list[float] = []
     frames: list[bytes] = []
     async with server:
@@ -313,6 +343,7 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
         everyone = players + watchers
         try:
             await _all_views(everyone, 0)
+            _settle()
             rev = server.rev
             for i in range(samples):
                 action = {"type": "ready" if i % 2 == 0 else "unready"}
@@ -328,7 +359,53 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes]]:
         finally:
             for c in everyone:
                 await c.close()
-    return latencies, frames
+    return latencies, frames, server._table  # the lean model plays on where it stopped
+
+
+async def server_fanout_raw_clients(samples: int) -> list[float]:
+    """:func:`server_fanout` with 22 raw clients instead of :class:`net.client.TableClient`:
+    each reads its frames and checks them (:func:`net.messages.parse_server_frame`) in
+    one task, as the anchor's peers do, without the client's reader task and inbox.
+    The same server: what is left over the floor is the server's own."""
+    game, server = _fanout_table()
+    latencies: list[float] = []
+    async with server:
+        peers = []
+        for i in range(22):
+            role: Literal["player", "spectator"] = "player" if i < 2 else "spectator"
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            hello = Hello(PROTOCOL_VERSION, __version__, game.name, f"R{i}", role, None, None)
+            writer.write(encode(hello.to_wire()))
+            peers.append((reader, writer))
+
+        async def next_view(reader: asyncio.StreamReader, rev: int) -> float:
+            while True:
+                (size,) = struct.unpack(">I", await reader.readexactly(4))
+                msg = parse_server_frame(await reader.readexactly(size))
+                if isinstance(msg, View) and msg.rev >= rev:
+                    return time.perf_counter()
+
+        async def all_views(rev: int) -> list[float]:
+            return await asyncio.wait_for(
+                asyncio.gather(*(next_view(r, rev) for r, _ in peers)), 10.0
+            )
+
+        try:
+            await all_views(0)
+            _settle()
+            rev = server.rev
+            for i in range(samples):
+                action = {"type": "ready" if i % 2 == 0 else "unready"}
+                frame = encode(ActionRequest(i + 1, action).to_wire())
+                start = time.perf_counter()
+                peers[0][1].write(frame)
+                rev += 1
+                arrivals = await all_views(rev)
+                latencies.append((max(arrivals) - start) * 1000)
+        finally:
+            for _, w in peers:
+                w.close()
+    return latencies
 
 
 def game_view(server: TableServer, seat: int | None) -> dict[str, Any]:
@@ -389,11 +466,133 @@ async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
     return latencies
 
 
+Sync = Literal["thread", "loop", "none"]
+"""How :func:`lean_fanout` makes its record durable: in a disk thread (as the server
+must), on the event loop itself (a lower bound the server may not use), or not at all."""
+
+
+async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
+    """A lean model of the work the server figure must do, on the bare anchor's plumbing:
+    what this machine allows at best, to compare the server with its floor.
+
+    On one small frame from peer 0, a bare asyncio server decodes and checks it as
+    the table does (:func:`net.messages.parse_client_message`), applies the action
+    to ``table`` (seat 0: ready, then unready), builds the three views (seat 0,
+    seat 1, a spectator) while its record is made durable (``sync``), then writes
+    the 22 frames. Each of the 22 peers reads its frame and checks it as a client
+    does (:func:`net.messages.parse_server_frame`). The record goes to a preallocated
+    file with ``O_DSYNC`` (no size change to sync: the cheapest sync this disk
+    gives); ``"thread"`` hands it to a thread as the server does (one queue put,
+    a wait until the thread has it, a ``call_soon_threadsafe`` back), ``"loop"``
+    writes it on the event loop, where every other table would wait on the disk.
+    No locks, timers, outbox, acks, queues or tasks per client.
+
+    Returns:
+        Per action, ms from the frame's write to the last peer's checked view.
+    """
+    loop = asyncio.get_running_loop()
+    folder = os.environ.get(DATA_DIR_ENV) or tempfile.gettempdir()
+    log_path = Path(tempfile.mkdtemp(prefix="lean-", dir=folder)) / "log"
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.posix_fallocate(fd, 0, 1 << 20)  # room for every record: no size change to sync
+    os.fsync(fd)
+    os.close(fd)
+    fd = os.open(log_path, os.O_WRONLY | (0 if sync == "none" else os.O_DSYNC))
+    offset = 0
+    jobs: queue.SimpleQueue[tuple[bytes, int, asyncio.Future[None]] | None] = queue.SimpleQueue()
+    taken = threading.Lock()
+    taken.acquire()
+
+    def disk() -> None:
+        while (job := jobs.get()) is not None:
+            taken.release()
+            record, at, durable = job
+            os.pwrite(fd, record, at)
+            loop.call_soon_threadsafe(durable.set_result, None)
+
+    thread = threading.Thread(target=disk, daemon=True)
+    thread.start()
+    writers: list[asyncio.StreamWriter] = []
+    handlers: set[asyncio.Task[Any]] = set()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal offset
+        writers.append(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        handlers.add(task)
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            while True:
+                (size,) = struct.unpack(">I", await reader.readexactly(4))
+                request = parse_client_message(
+                    decode(await reader.readexactly(size), CLIENT_LIMITS)
+                )
+                assert isinstance(request, ActionRequest)
+                table.apply(0, request.action)
+                record = msgpack.packb({"seat": 0, "action": request.action, "time": time.time()})
+                durable = None
+                if sync == "thread":
+                    durable = loop.create_future()
+                    jobs.put((record, offset, durable))
+                    taken.acquire(timeout=0.0005)  # as the server: the write starts first
+                else:
+                    os.pwrite(fd, record, offset)
+                offset += len(record)
+                views = {
+                    s: encode(View(table.rev, table.view(s), None, ()).to_wire())
+                    for s in (0, 1, None)
+                }
+                if durable is not None:
+                    await durable
+                for i, w in enumerate(writers):
+                    w.write(views[i if i < 2 else None])
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    peers = []
+    for i in range(22):  # in order: peers 0 and 1 are the seats
+        peers.append(await asyncio.open_connection("127.0.0.1", port))
+        while len(writers) <= i:
+            await asyncio.sleep(0.001)
+
+    async def read_one(reader: asyncio.StreamReader) -> float:
+        (size,) = struct.unpack(">I", await reader.readexactly(4))
+        parse_server_frame(await reader.readexactly(size))
+        return time.perf_counter()
+
+    latencies = []
+    try:
+        for i in range(samples):
+            action = {"type": "ready" if i % 2 == 0 else "unready"}
+            frame = encode(ActionRequest(i + 1, action).to_wire())
+            start = time.perf_counter()
+            peers[0][1].write(frame)
+            arrivals = await asyncio.wait_for(
+                asyncio.gather(*(read_one(r) for r, _ in peers)), 10.0
+            )
+            latencies.append((max(arrivals) - start) * 1000)
+    finally:
+        for _, w in peers:
+            w.close()
+        await asyncio.wait(handlers, timeout=5.0)
+        server.close()
+        await server.wait_closed()
+        jobs.put(None)
+        thread.join(5.0)
+        os.close(fd)
+    return latencies
+
+
 def server_figures(samples: int) -> list[Figure]:
-    """Action → every one of 22 clients updated, p50 and p99, next to the bare fan-out."""
-    latencies, frames = asyncio.run(server_fanout(samples))
+    """Action → every one of 22 clients updated, p50 and p99, next to the bare fan-out;
+    then the lean model of the same work (:func:`lean_fanout`), synced and not."""
+    latencies, frames, table = asyncio.run(server_fanout(samples))
+    raw_clients = asyncio.run(server_fanout_raw_clients(samples))
     bare = asyncio.run(bare_fanout(frames, samples))
+    lean = {sync: asyncio.run(lean_fanout(table, samples, sync)) for sync in get_args(Sync)}
     note = f"{samples} actions; frames {min(map(len, frames))}–{max(map(len, frames))} B"
+    lean_note = "the same work, lean (lean_fanout)"
     return [
         Figure(
             "action → 2 seats + 20 spectators, p50",
@@ -410,6 +609,46 @@ def server_figures(samples: int) -> list[Figure]:
             "bare asyncio fan-out p99",
             pct(bare, 99),
             note,
+        ),
+        Figure(
+            "the same, 22 raw clients (no TableClient), p50",
+            statistics.median(raw_clients),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            "server_fanout_raw_clients",
+        ),
+        Figure(
+            "lean model, synced in a thread (the floor), p50",
+            statistics.median(lean["thread"]),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            lean_note,
+        ),
+        Figure(
+            "lean model, synced in a thread (the floor), p99",
+            pct(lean["thread"], 99),
+            "ms",
+            "bare asyncio fan-out p99",
+            pct(bare, 99),
+            lean_note,
+        ),
+        Figure(
+            "lean model, synced on the loop, p50",
+            statistics.median(lean["loop"]),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            lean_note + "; the loop waits on the disk",
+        ),
+        Figure(
+            "lean model, not synced, p50",
+            statistics.median(lean["none"]),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            lean_note,
         ),
     ]
 
@@ -461,6 +700,13 @@ TABLE_SCREEN_MODULE = "poissonnier_tui.games.poissonnier.ui.screens.table"
 """Where the real app's table screen is (the first table frame shows it)."""
 
 
+def _poissonnier_snapshot(app: Any) -> TableSnapshot | None:
+    """The table app's snapshot of a Le Poissonnier game (``None`` before the first view)."""
+    snap = app.snapshot
+    assert snap is None or isinstance(snap, TableSnapshot)
+    return snap
+
+
 def _minimal_app() -> Any:
     from bench_minimal import Minimal  # the cold start's anchor too (scripts/bench_start.py)
 
@@ -507,7 +753,7 @@ async def tui_table(presses: int) -> tuple[float | None, list[float], list[float
     def hook() -> None:
         if not first and on_table():
             first.append(time.perf_counter())
-        snap = app.snapshot
+        snap = _poissonnier_snapshot(app)
         waiting = "full" in expect and "at" not in expect
         if waiting and snap is not None and bool(snap.crates[0]) == expect["full"]:
             expect["at"] = time.perf_counter()  # the first frame drawn with the new crate
@@ -519,9 +765,9 @@ async def tui_table(presses: int) -> tuple[float | None, list[float], list[float
         await _until(
             pilot,
             lambda: (
-                app.snapshot is not None
-                and app.snapshot.phase == "fill"
-                and app.snapshot.me in app.snapshot.waiting_on
+                (snap := _poissonnier_snapshot(app)) is not None
+                and snap.phase == "fill"
+                and snap.me in snap.waiting_on
             ),
         )
         # A player's first key comes once the table is on screen and still, not within
