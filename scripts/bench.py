@@ -55,7 +55,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -63,6 +63,7 @@ from typing import Any, Literal, get_args
 import msgpack
 
 from net.client import TableClient
+from net.dial import Streams
 from net.frames import CLIENT_LIMITS, PROTOCOL_VERSION, decode, encode
 from net.heap import settle_heap
 from net.messages import (
@@ -362,6 +363,12 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
     return latencies, frames, server._table  # the lean model plays on where it stopped
 
 
+def ready_frame(i: int) -> bytes:
+    """The ``i``-th action frame of the server figure's seat 0: ready, unready, ready…"""
+    action = {"type": "ready" if i % 2 == 0 else "unready"}
+    return encode(ActionRequest(i + 1, action).to_wire())
+
+
 async def server_fanout_raw_clients(samples: int) -> list[float]:
     """:func:`server_fanout` with 22 raw clients instead of :class:`net.client.TableClient`:
     each reads its frames and checks them (:func:`net.messages.parse_server_frame`) in
@@ -395,8 +402,7 @@ async def server_fanout_raw_clients(samples: int) -> list[float]:
             _settle()
             rev = server.rev
             for i in range(samples):
-                action = {"type": "ready" if i % 2 == 0 else "unready"}
-                frame = encode(ActionRequest(i + 1, action).to_wire())
+                frame = ready_frame(i)
                 start = time.perf_counter()
                 peers[0][1].write(frame)
                 rev += 1
@@ -416,12 +422,14 @@ def game_view(server: TableServer, seat: int | None) -> dict[str, Any]:
     return view
 
 
-async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
-    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
+Serve = Callable[[asyncio.StreamReader, list[asyncio.StreamWriter]], Awaitable[None]]
+"""A bare server's reading of one peer's frames; it writes to all peers, in the order they came."""
 
-    Each peer reads length-prefixed frames and decodes them with msgpack, as a
-    client does; the figure is the time until the last peer has decoded its frame.
-    """
+
+@contextlib.asynccontextmanager
+async def bare_server(serve: Serve, count: int) -> AsyncIterator[list[Streams]]:
+    """A bare asyncio server on 127.0.0.1 and ``count`` peers connected to it, one at a
+    time (so the server's writer ``i`` is peer ``i``'s); everything closed on exit."""
     writers: list[asyncio.StreamWriter] = []
     handlers: set[asyncio.Task[Any]] = set()
 
@@ -431,39 +439,65 @@ async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
         assert task is not None
         handlers.add(task)
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
-            while True:
-                await reader.readexactly(4)
-                for w, frame in zip(writers, frames, strict=False):
-                    w.write(frame)
+            await serve(reader, writers)
         writer.close()
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    peers = [await asyncio.open_connection("127.0.0.1", port) for _ in frames]
-    while len(writers) < len(frames):
-        await asyncio.sleep(0.001)
-
-    async def read_one(reader: asyncio.StreamReader) -> float:
-        (size,) = struct.unpack(">I", await reader.readexactly(4))
-        msgpack.unpackb(await reader.readexactly(size))
-        return time.perf_counter()
-
-    latencies = []
+    peers: list[Streams] = []
     try:
-        for _ in range(samples):
-            start = time.perf_counter()
-            peers[0][1].write(b"\0\0\0\0")
-            arrivals = await asyncio.wait_for(
-                asyncio.gather(*(read_one(r) for r, _ in peers)), 10.0
-            )
-            latencies.append((max(arrivals) - start) * 1000)
+        for i in range(count):
+            peers.append(await asyncio.open_connection("127.0.0.1", port))
+            while len(writers) <= i:
+                await asyncio.sleep(0.001)
+        yield peers
     finally:
         for _, w in peers:
             w.close()
         await asyncio.wait(handlers, timeout=5.0)  # each sees its peer's end and returns
         server.close()
         await server.wait_closed()
+
+
+async def fan_rounds(
+    peers: list[Streams],
+    samples: int,
+    request: Callable[[int], bytes],
+    take: Callable[[bytes], Any],
+) -> list[float]:
+    """``samples`` rounds: peer 0 writes ``request(i)``, then every peer reads one frame
+    and hands its payload to ``take``; ms from the write to the last peer done."""
+
+    async def read_one(reader: asyncio.StreamReader) -> float:
+        (size,) = struct.unpack(">I", await reader.readexactly(4))
+        take(await reader.readexactly(size))
+        return time.perf_counter()
+
+    latencies = []
+    for i in range(samples):
+        frame = request(i)
+        start = time.perf_counter()
+        peers[0][1].write(frame)
+        arrivals = await asyncio.wait_for(asyncio.gather(*(read_one(r) for r, _ in peers)), 10.0)
+        latencies.append((max(arrivals) - start) * 1000)
     return latencies
+
+
+async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
+    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
+
+    Each peer reads length-prefixed frames and decodes them with msgpack, as a
+    client does; the figure is the time until the last peer has decoded its frame.
+    """
+
+    async def serve(reader: asyncio.StreamReader, writers: list[asyncio.StreamWriter]) -> None:
+        while True:
+            await reader.readexactly(4)
+            for w, frame in zip(writers, frames, strict=False):
+                w.write(frame)
+
+    async with bare_server(serve, len(frames)) as peers:
+        return await fan_rounds(peers, samples, lambda _i: b"\0\0\0\0", msgpack.unpackb)
 
 
 Sync = Literal["thread", "loop", "none"]
@@ -512,76 +546,38 @@ async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
 
     thread = threading.Thread(target=disk, daemon=True)
     thread.start()
-    writers: list[asyncio.StreamWriter] = []
-    handlers: set[asyncio.Task[Any]] = set()
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def serve(reader: asyncio.StreamReader, writers: list[asyncio.StreamWriter]) -> None:
         nonlocal offset
-        writers.append(writer)
-        task = asyncio.current_task()
-        assert task is not None
-        handlers.add(task)
-        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
-            while True:
-                (size,) = struct.unpack(">I", await reader.readexactly(4))
-                request = parse_client_message(
-                    decode(await reader.readexactly(size), CLIENT_LIMITS)
-                )
-                assert isinstance(request, ActionRequest)
-                table.apply(0, request.action)
-                record = msgpack.packb({"seat": 0, "action": request.action, "time": time.time()})
-                durable = None
-                if sync == "thread":
-                    durable = loop.create_future()
-                    jobs.put((record, offset, durable))
-                    taken.acquire(timeout=0.0005)  # as the server: the write starts first
-                else:
-                    os.pwrite(fd, record, offset)
-                offset += len(record)
-                views = {
-                    s: encode(View(table.rev, table.view(s), None, ()).to_wire())
-                    for s in (0, 1, None)
-                }
-                if durable is not None:
-                    await durable
-                for i, w in enumerate(writers):
-                    w.write(views[i if i < 2 else None])
-        writer.close()
+        while True:
+            (size,) = struct.unpack(">I", await reader.readexactly(4))
+            request = parse_client_message(decode(await reader.readexactly(size), CLIENT_LIMITS))
+            assert isinstance(request, ActionRequest)
+            table.apply(0, request.action)
+            record = msgpack.packb({"seat": 0, "action": request.action, "time": time.time()})
+            durable = None
+            if sync == "thread":
+                durable = loop.create_future()
+                jobs.put((record, offset, durable))
+                taken.acquire(timeout=0.0005)  # as the server: the write starts first
+            else:
+                os.pwrite(fd, record, offset)
+            offset += len(record)
+            views = {
+                s: encode(View(table.rev, table.view(s), None, ()).to_wire()) for s in (0, 1, None)
+            }
+            if durable is not None:
+                await durable
+            for i, w in enumerate(writers):  # peers 0 and 1 are the seats
+                w.write(views[i if i < 2 else None])
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    peers = []
-    for i in range(22):  # in order: peers 0 and 1 are the seats
-        peers.append(await asyncio.open_connection("127.0.0.1", port))
-        while len(writers) <= i:
-            await asyncio.sleep(0.001)
-
-    async def read_one(reader: asyncio.StreamReader) -> float:
-        (size,) = struct.unpack(">I", await reader.readexactly(4))
-        parse_server_frame(await reader.readexactly(size))
-        return time.perf_counter()
-
-    latencies = []
     try:
-        for i in range(samples):
-            action = {"type": "ready" if i % 2 == 0 else "unready"}
-            frame = encode(ActionRequest(i + 1, action).to_wire())
-            start = time.perf_counter()
-            peers[0][1].write(frame)
-            arrivals = await asyncio.wait_for(
-                asyncio.gather(*(read_one(r) for r, _ in peers)), 10.0
-            )
-            latencies.append((max(arrivals) - start) * 1000)
+        async with bare_server(serve, 22) as peers:
+            return await fan_rounds(peers, samples, ready_frame, parse_server_frame)
     finally:
-        for _, w in peers:
-            w.close()
-        await asyncio.wait(handlers, timeout=5.0)
-        server.close()
-        await server.wait_closed()
         jobs.put(None)
         thread.join(5.0)
         os.close(fd)
-    return latencies
 
 
 def server_figures(samples: int) -> list[Figure]:
