@@ -505,7 +505,9 @@ Sync = Literal["thread", "loop", "none"]
 must), on the event loop itself (a lower bound the server may not use), or not at all."""
 
 
-async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
+async def lean_fanout(
+    table: Table, samples: int, sync: Sync, *, checked: bool = True
+) -> list[float]:
     """A lean model of the work the server figure must do, on the bare anchor's plumbing:
     what this machine allows at best, to compare the server with its floor.
 
@@ -519,7 +521,9 @@ async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
     gives); ``"thread"`` hands it to a thread as the server does (one queue put,
     a wait until the thread has it, a ``call_soon_threadsafe`` back), ``"loop"``
     writes it on the event loop, where every other table would wait on the disk.
-    No locks, timers, outbox, acks, queues or tasks per client.
+    No locks, timers, outbox, acks, queues or tasks per client. Not ``checked``: the
+    peers only decode their frames (``msgpack.unpackb``), as the anchor's do — what
+    a client that trusted the LAN would do.
 
     Returns:
         Per action, ms from the frame's write to the last peer's checked view.
@@ -573,7 +577,8 @@ async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
 
     try:
         async with bare_server(serve, 22) as peers:
-            return await fan_rounds(peers, samples, ready_frame, parse_server_frame)
+            take = parse_server_frame if checked else msgpack.unpackb
+            return await fan_rounds(peers, samples, ready_frame, take)
     finally:
         jobs.put(None)
         thread.join(5.0)
@@ -582,11 +587,14 @@ async def lean_fanout(table: Table, samples: int, sync: Sync) -> list[float]:
 
 def server_figures(samples: int) -> list[Figure]:
     """Action → every one of 22 clients updated, p50 and p99, next to the bare fan-out;
-    then the lean model of the same work (:func:`lean_fanout`), synced and not."""
+    then the same server with raw clients, and the lean model of the same work
+    (:func:`lean_fanout`) synced in a thread, on the loop, not at all, and with
+    peers that do not check their frames."""
     latencies, frames, table = asyncio.run(server_fanout(samples))
     raw_clients = asyncio.run(server_fanout_raw_clients(samples))
     bare = asyncio.run(bare_fanout(frames, samples))
     lean = {sync: asyncio.run(lean_fanout(table, samples, sync)) for sync in get_args(Sync)}
+    trusting = asyncio.run(lean_fanout(table, samples, "thread", checked=False))
     note = f"{samples} actions; frames {min(map(len, frames))}–{max(map(len, frames))} B"
     lean_note = "the same work, lean (lean_fanout)"
     return [
@@ -645,6 +653,14 @@ def server_figures(samples: int) -> list[Figure]:
             "bare asyncio fan-out p50",
             statistics.median(bare),
             lean_note,
+        ),
+        Figure(
+            "lean model, synced in a thread, clients not checking, p50",
+            statistics.median(trusting),
+            "ms",
+            "bare asyncio fan-out p50",
+            statistics.median(bare),
+            lean_note + "; the peers only decode",
         ),
     ]
 
