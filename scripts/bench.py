@@ -526,7 +526,7 @@ async def lean_fanout(
     a client that trusted the LAN would do.
 
     Returns:
-        Per action, ms from the frame's write to the last peer's checked view.
+        Per action, ms from the frame's write to the last peer done with its view.
     """
     loop = asyncio.get_running_loop()
     folder = os.environ.get(DATA_DIR_ENV) or tempfile.gettempdir()
@@ -583,6 +583,8 @@ async def lean_fanout(
         jobs.put(None)
         thread.join(5.0)
         os.close(fd)
+        log_path.unlink()
+        log_path.parent.rmdir()
 
 
 def server_figures(samples: int) -> list[Figure]:
