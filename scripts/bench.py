@@ -13,7 +13,7 @@ view_for, every seat + spectator       — (µs per view, one revision)
 simulate --players 4 default bot       random play on the bare engine, games/s
 action → 2 seats + 20 spectators       bare asyncio fan-out of the same frames
 the same with 22 raw clients           bare asyncio fan-out of the same frames
-lean model of that work (the floor)    bare asyncio fan-out of the same frames
+lean model of that work               bare asyncio fan-out of the same frames
 TUI keypress → frame (server answers)  a minimal Textual app's keypress → frame
 TUI cursor move → frame                a minimal Textual app's keypress → frame
 TUI warm start → first table frame     a minimal Textual app's warm start → first frame
@@ -373,7 +373,7 @@ async def server_fanout_raw_clients(samples: int) -> list[float]:
     """:func:`server_fanout` with 22 raw clients instead of :class:`net.client.TableClient`:
     each reads its frames and checks them (:func:`net.messages.parse_server_frame`) in
     one task, as the anchor's peers do, without the client's reader task and inbox.
-    The same server: what is left over the floor is the server's own."""
+    The same server: what is left over the lean model is the server's own."""
     game, server = _fanout_table()
     latencies: list[float] = []
     async with server:
@@ -508,8 +508,12 @@ must), on the event loop itself (a lower bound the server may not use), or not a
 async def lean_fanout(
     table: Table, samples: int, sync: Sync, *, checked: bool = True
 ) -> list[float]:
-    """A lean model of the work the server figure must do, on the bare anchor's plumbing:
-    what this machine allows at best, to compare the server with its floor.
+    """A lean model of the work the server figure must do, on the bare anchor's plumbing,
+    with the project's own client check and the server's kind of hand-off to a disk
+    thread: what the server would cost without its own machinery. Not a floor: a check
+    of the same strictness can be cheaper, a pipe hand-off costs the loop less, and
+    peers cutting frames in a protocol read faster (docs/measurements/bench-server.txt,
+    round 6).
 
     On one small frame from peer 0, a bare asyncio server decodes and checks it as
     the table does (:func:`net.messages.parse_client_message`), applies the action
@@ -625,7 +629,7 @@ def server_figures(samples: int) -> list[Figure]:
             "server_fanout_raw_clients",
         ),
         Figure(
-            "lean model, synced in a thread (the floor), p50",
+            "lean model, synced in a thread, p50",
             statistics.median(lean["thread"]),
             "ms",
             "bare asyncio fan-out p50",
@@ -633,7 +637,7 @@ def server_figures(samples: int) -> list[Figure]:
             lean_note,
         ),
         Figure(
-            "lean model, synced in a thread (the floor), p99",
+            "lean model, synced in a thread, p99",
             pct(lean["thread"], 99),
             "ms",
             "bare asyncio fan-out p99",
