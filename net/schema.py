@@ -328,8 +328,7 @@ class PlainDepth:
 
     The answer is always ``plain``'s: a map within ``plain.max_depth`` is accepted,
     anything else is handed to ``plain.check``, which raises its own error.
-    One 1.3 kB view: ≈ 3.4 µs, against ≈ 19 µs for :meth:`Plain.check`; a 4.3 kB
-    view of a four-player game: ≈ 19 µs, against ≈ 54 µs.
+    One 1.3 kB view: ≈ 2.2 µs, against ≈ 19 µs for :meth:`Plain.check`.
 
     Attributes:
         plain: the spec whose depth bound applies.
@@ -348,6 +347,10 @@ def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:
     """True when no value inside the non-empty map ``top`` (depth 1) is deeper than
     ``max_depth``.
 
+    Usually answered by :func:`_shallow_by_collector` (the levels walked in C); when
+    that proves nothing (a value near the bound), by the walk below, which is exact.
+    A 1.3 kB view: ≈ 2.2 µs, against ≈ 3.4 µs for the walk below alone.
+
     Level by level, keeping only the non-empty maps and lists (exact types) of
     each level: no recursion, and leaves cost one type test each. For values
     already known to hold nothing but plain types (:meth:`Plain.given_plain_tokens`).
@@ -358,6 +361,8 @@ def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:
     small maps (a card, an event): a 1.3 kB view is checked in ≈ 3.4 µs instead
     of ≈ 7.9, a 4 kB view of a 2- to 5-player game in ≈ 16-20 µs instead of ≈ 19-23.
     """
+    if _LEAF_MAPS_UNTRACKED and _shallow_by_collector(top, max_depth):
+        return True
     level: list[Any] = [top]
     depth = 1
     tracked = gc.is_tracked if _LEAF_MAPS_UNTRACKED else _always
@@ -377,6 +382,30 @@ def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:
                     elif depth + 1 >= max_depth:  # a map of leaves, one level too deep
                         return False
         level = deeper
+        depth += 1
+    return True
+
+
+def _shallow_by_collector(top: dict[Any, Any], max_depth: int) -> bool:
+    """True only if no value inside the map ``top`` (depth 1, plain types only) is
+    deeper than ``max_depth``; False proves nothing.
+
+    Each level is the containers the collector tracks among the previous level's
+    references (``gc.get_referents``: a map's keys and values, a list's items), found
+    in C. Tracked are every list and every map holding a map or a list; a map it
+    leaves untracked holds only leaves (:data:`_LEAF_MAPS_UNTRACKED`, which the caller
+    checks). So once the tracked levels stop before depth ``max_depth - 1``, every
+    container lies at depth ``max_depth - 1`` or less and every value at ``max_depth``
+    or less. It gives up one level early (an untracked map of leaves at
+    ``max_depth`` would not be seen), which is when the exact walk decides.
+    """
+    level: list[Any] = [top]
+    depth = 1
+    tracked, referents = gc.is_tracked, gc.get_referents
+    while level:  # the tracked containers at ``depth``
+        if depth >= max_depth - 1:
+            return False
+        level = list(filter(tracked, referents(*level)))
         depth += 1
     return True
 

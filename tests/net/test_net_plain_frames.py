@@ -168,3 +168,53 @@ def test_maps_of_leaves_are_skipped_on_this_interpreter() -> None:
     fits, deeper = (msgpack.unpackb(msgpack.packb(_nested(d, {"a": 1}))) for d in (4, 5))
     assert net.schema._within_depth(fits, 5)  # the map of leaves at depth 4, its leaf at 5
     assert not net.schema._within_depth(deeper, 5)
+
+
+def _walked_in_python(value: dict[str, Any], bound: int) -> bool:
+    """The exact walk alone: every map looked into, no help from the collector."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(net.schema, "_LEAF_MAPS_UNTRACKED", False)
+        return net.schema._within_depth(value, bound)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    view=st.dictionaries(st.text(max_size=6), plain, min_size=1, max_size=4),
+    bound=st.integers(1, 9),
+    wrap=st.integers(0, 8),
+)
+def test_the_collectors_levels_never_pass_a_value_the_exact_walk_refuses(
+    view: dict[str, Any], bound: int, wrap: int
+) -> None:
+    """The quick depth proof (``gc.get_referents``, level by level in C) may give up where
+    the exact walk would accept, never the other way round: near the bound, the exact
+    walk decides."""
+    decoded = msgpack.unpackb(msgpack.packb(_nested(wrap + 2, view) if wrap else view))
+    if net.schema._shallow_by_collector(decoded, bound):
+        assert _walked_in_python(decoded, bound)
+    assert net.schema._within_depth(decoded, bound) == _walked_in_python(decoded, bound)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_a_mid_game_view_is_proven_shallow_by_the_collectors_levels(players: int) -> None:
+    """A real view (120 decisions into a seeded random game) never needs the exact walk."""
+    import random
+
+    from poissonnier_tui.games.poissonnier.rules.engine import (
+        apply,
+        legal_actions,
+        new_game,
+        waiting_on,
+    )
+    from poissonnier_tui.games.poissonnier.rules.view import view_for
+
+    rng = random.Random(players)
+    state = new_game(players, players)
+    for _ in range(120):
+        seat = rng.choice(sorted(waiting_on(state)))
+        legal = legal_actions(state, seat)
+        apply(state, seat, legal[rng.randrange(len(legal))])
+    for seat in (None, 0):
+        view = msgpack.unpackb(msgpack.packb(view_for(state, seat)))
+        assert net.schema._shallow_by_collector(view, VIEW_DEPTH)
+        assert not net.schema._shallow_by_collector(view, 3)  # nor is it shallow by default
