@@ -3,6 +3,7 @@ exactly what decoding it and checking it in full says, hostile frames included."
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgpack
@@ -15,6 +16,13 @@ import net.schema
 from net.frames import SERVER_LIMITS, FrameError, decode, plain_tokens
 from net.messages import View, parse_server_frame, parse_server_message
 from net.schema import INT64_MAX, INT64_MIN, BadMessage, Plain
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    apply,
+    legal_actions,
+    new_game,
+    waiting_on,
+)
+from poissonnier_tui.games.poissonnier.rules.view import view_for
 
 VIEW_DEPTH = 64
 """The depth bound of a view's free-form data (``net.messages._VIEW_SPEC``)."""
@@ -198,16 +206,6 @@ def test_the_collectors_levels_never_pass_a_value_the_exact_walk_refuses(
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_a_mid_game_view_is_proven_shallow_by_the_collectors_levels(players: int) -> None:
     """A real view (120 decisions into a seeded random game) never needs the exact walk."""
-    import random
-
-    from poissonnier_tui.games.poissonnier.rules.engine import (
-        apply,
-        legal_actions,
-        new_game,
-        waiting_on,
-    )
-    from poissonnier_tui.games.poissonnier.rules.view import view_for
-
     rng = random.Random(players)
     state = new_game(players, players)
     for _ in range(120):
