@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any, Final, NotRequired, TypedDict, Unpack, cast
 
 from net.chat import ChatRequest
-from net.connection import FramedConnection
+from net.connection import FramedConnection, open_stream
 from net.drafts import DraftRequest
 from net.frames import PROTOCOL_VERSION, SERVER_LIMITS, ConnectionLost, FrameError
 from net.game import Wire
@@ -128,7 +128,14 @@ class TableClient:
         self.bye_reason: str | None = None
         """The reason code of the table's ``bye``, once it said one (e.g. ``"closing"``,
         :data:`net.messages.TABLE_CLOSED`: the table is gone for good, no seat remains)."""
-        self._reader = asyncio.create_task(self._read_loop(), name="table client reader")
+        self._ended = False  # _END is in the inbox: nothing more is taken
+        # One silence timer, checked lazily: each frame only notes the time, and the
+        # timer, when it fires early, waits on until idle_timeout after the last frame.
+        loop = asyncio.get_running_loop()
+        self._time = loop.time
+        self._heard = loop.time()
+        self._silence = loop.call_at(self._heard + idle_timeout, self._check_silence)
+        conn.deliver(self._take, self._stream_ended)
 
     @classmethod
     async def connect(
@@ -159,7 +166,7 @@ class TableClient:
         """
         try:
             async with asyncio.timeout(timeout):
-                reader, writer = await asyncio.open_connection(host, port)
+                reader, writer = await open_stream(host, port)
         except (OSError, TimeoutError) as exc:
             said = worded("unreachable", address=f"{host}:{port}")
             raise JoinError("unreachable", *said) from exc
@@ -336,9 +343,7 @@ class TableClient:
             self._conn.send(Bye("closing").to_wire())
             self._conn.close("closing")
         await self._conn.wait_closed(1.0)
-        self._reader.cancel()
-        # return_exceptions: a reader bug is already logged by asyncio; closing must not raise.
-        await asyncio.gather(self._reader, return_exceptions=True)
+        self._end()
 
     def _send(self, msg: Wire) -> None:
         if not self._conn.send(msg):
@@ -348,42 +353,42 @@ class TableClient:
         """Record why the connection ended, in English and as data."""
         self.lost_reason, self.lost_params = said
 
-    async def _read_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        # One silence timer for the whole loop, pushed back lazily: a little
-        # further than needed (1/64 of the timeout), so that frames coming close
-        # together move it once in a while, not once each. Silence still never
-        # ends sooner than idle_timeout after the last frame.
-        slack = self._idle_timeout / 64
-        try:
-            async with asyncio.timeout(self._idle_timeout + slack) as silence:
-                while True:
-                    payload = await self._conn.recv_payload()
-                    due = loop.time() + self._idle_timeout
-                    if (silence.when() or due) < due:
-                        silence.reschedule(due + slack)
-                    if self._take(payload):
-                        return
-        except TimeoutError:
-            self._lost(worded("silent", seconds=f"{self._idle_timeout:g}"))
-        except FrameError as exc:
-            self._lost(worded("garbled", why=str(exc)))
-        except ConnectionLost:
-            if self.lost_reason is None:
-                self._lost(worded("connection_closed"))
-        finally:
-            self._conn.close(self._conn.close_reason or "closing")
-            self._inbox.put_nowait(_END)
+    def _end(self, said: tuple[str, WordedParams] | None = None) -> None:
+        """The connection is over (``said``: why, unless a reason is known already):
+        close it, stop the silence timer, and end :meth:`messages` after what is queued."""
+        if self._ended:
+            return
+        self._ended = True
+        if said is not None and self.lost_reason is None:
+            self._lost(said)
+        self._silence.cancel()
+        self._conn.close(self._conn.close_reason or "closing")
+        self._inbox.put_nowait(_END)
+
+    def _check_silence(self) -> None:
+        """The silence timer: lost after :attr:`idle_timeout` seconds without a frame."""
+        due = self._heard + self._idle_timeout
+        if self._time() < due:
+            self._silence = asyncio.get_running_loop().call_at(due, self._check_silence)
+        else:
+            self._end(worded("silent", seconds=f"{self._idle_timeout:g}"))
+
+    def _stream_ended(self, why: Exception) -> None:
+        """The stream ended (:class:`ConnectionLost`) or is garbled (:class:`FrameError`)."""
+        if isinstance(why, FrameError):
+            self._end(worded("garbled", why=str(why)))
+        else:
+            self._end(worded("connection_closed"))
 
     def _take(self, payload: bytes) -> bool:
-        """Decode and check one frame from the table and hand it on (pings answered here).
+        """Decode and check one frame from the table and hand it on (pings answered here),
+        in the callback that received its last byte (:meth:`FramedConnection.deliver`).
 
         Returns:
-            True after the table's ``bye``: nothing more will be read.
-
-        Raises:
-            FrameError: the bytes are not one msgpack map (the stream is garbled).
+            True when nothing more will be read: after the table's ``bye``, or a
+            frame that is not one msgpack map (the stream is garbled).
         """
+        self._heard = self._time()
         try:
             msg = parse_server_frame(payload)
         except BadMessage as exc:
@@ -391,6 +396,9 @@ class TableClient:
             # rather than lose the game over one odd frame.
             log.warning("Ignoring a malformed message from the table: %s", exc.message)
             return False
+        except FrameError as exc:
+            self._end(worded("garbled", why=str(exc)))
+            return True
         if isinstance(msg, Ping):
             self._conn.send(Pong().to_wire())
             return False
@@ -399,7 +407,7 @@ class TableClient:
         self._inbox.put_nowait(msg)
         if isinstance(msg, Bye):
             self.bye_reason = msg.reason
-            self._lost(
+            self._end(
                 worded("table_closed")
                 if msg.reason == TABLE_CLOSED
                 else worded("goodbye", reason=msg.reason or "no reason")

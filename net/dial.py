@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final, Unpack
 
 from net.client import CONNECT_TIMEOUT, IDLE_TIMEOUT, JoinDetails, JoinError, TableClient
+from net.connection import open_stream
 from net.wording import worded
 
 STAGGER: Final = 0.25
@@ -41,7 +42,7 @@ TRANSPORT_FAILURES: Final = frozenset({"unreachable", "timeout", "closed", "bad_
 """``JoinError`` codes that say nothing about the table itself: another address may work."""
 
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
-#: Opens a TCP stream to ``(host, port)`` (``asyncio.open_connection`` by default; tests
+#: Opens a TCP stream to ``(host, port)`` (:func:`net.connection.open_stream` by default; tests
 #: inject a slow one).
 Opener = Callable[[str, int], Awaitable[Streams]]
 
@@ -73,7 +74,7 @@ class Dialled:
 
 
 async def _default_open(host: str, port: int) -> Streams:
-    return await asyncio.open_connection(host, port)
+    return await open_stream(host, port)
 
 
 async def race_streams(
@@ -96,7 +97,7 @@ async def race_streams(
         port: TCP port.
         stagger: seconds between attempt starts.
         timeout: seconds for each attempt.
-        opener: opens one stream (default ``asyncio.open_connection``).
+        opener: opens one stream (default :func:`net.connection.open_stream`).
         failed: ``(host, why)`` is appended here for each failed attempt.
 
     Returns:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -186,6 +186,87 @@ async def read_payload(reader: asyncio.StreamReader) -> bytes:
     except OSError as exc:
         raise ConnectionLost(f"Connection lost: {exc}.") from exc
     return payload
+
+
+class FrameCutter:
+    """Cuts a stream's bytes, fed as they arrive, into frames: what
+    :func:`read_payload` reads, without a task waiting on the stream.
+
+    Args:
+        on_payload: called with each whole frame's payload (1 to :data:`MAX_FRAME`
+            bytes, without its length prefix), in order, as soon as its last byte
+            is fed; it returns True to stop: nothing after that frame is delivered.
+        on_end: called once when the stream ends, with why:
+            :class:`ConnectionLost` (closed cleanly between two frames, or reset) or
+            :class:`FrameError` (a length out of bounds, or the stream ending inside
+            a frame: the stream is out of step). Not called after ``on_payload``
+            stopped the cutter.
+    """
+
+    __slots__ = ("_on_end", "_on_payload", "_partial", "_stopped")
+
+    def __init__(
+        self, on_payload: Callable[[bytes], bool], on_end: Callable[[Exception], None]
+    ) -> None:
+        self._on_payload = on_payload
+        self._on_end = on_end
+        self._partial = bytearray()  # the start of a frame whose end has not come yet
+        self._stopped = False
+
+    @property
+    def stopped(self) -> bool:
+        """True once the stream ended, was garbled, or ``on_payload`` asked to stop."""
+        return self._stopped
+
+    def feed(self, data: bytes) -> None:
+        """Take the next bytes of the stream and deliver every frame they complete."""
+        if self._stopped or not data:
+            return
+        if partial := self._partial:
+            partial += data
+            if len(partial) < _HEADER.size:
+                return
+            (length,) = _HEADER.unpack_from(partial)
+            if 0 < length <= MAX_FRAME and len(partial) < _HEADER.size + length:
+                return  # still inside the frame (a length out of bounds is refused below)
+            data = bytes(partial)
+            partial.clear()
+        end = len(data)
+        at = 0
+        while end - at >= _HEADER.size:
+            (length,) = _HEADER.unpack_from(data, at)
+            if length == 0 or length > MAX_FRAME:
+                self._end(FrameError(f"Frame length {length} is outside 1..{MAX_FRAME} bytes."))
+                return
+            after = at + _HEADER.size + length
+            if after > end:
+                break
+            if self._on_payload(data[at + _HEADER.size : after]):
+                self._stopped = True
+                return
+            at = after
+        if at < end:
+            self._partial += data[at:]
+
+    def end(self, error: BaseException | None = None) -> None:
+        """The stream ended: cleanly (``error`` None) or with ``error`` (a reset)."""
+        if self._stopped:
+            return
+        if error is not None:
+            self._end(ConnectionLost(f"Connection lost: {error}."))
+        elif len(self._partial) >= _HEADER.size:
+            (length,) = _HEADER.unpack_from(self._partial)
+            got = len(self._partial) - _HEADER.size
+            self._end(FrameError(f"Stream ended after {got} of {length} bytes."))
+        elif self._partial:
+            self._end(FrameError("Stream ended inside a frame header."))
+        else:
+            self._end(ConnectionLost("Connection closed."))
+
+    def _end(self, why: Exception) -> None:
+        self._stopped = True
+        self._partial.clear()
+        self._on_end(why)
 
 
 async def read_frame(reader: asyncio.StreamReader, limits: Limits = CLIENT_LIMITS) -> Wire:
