@@ -315,9 +315,12 @@ class Plain:
 
         Args:
             containers: When given, the payload holds at most this many maps and
-                lists (:func:`net.frames.decode_plain`), so nothing in it is nested
-                deeper than that: at most :attr:`max_depth` of them prove the depth
-                too, and the spec returned checks only that the value is a map.
+                lists, the frame's own map included (:func:`net.frames.decode_plain`).
+                A field's value then holds at most ``containers - 1`` of them, so a
+                value at depth ``d`` inside it (the field's map is depth 1) has
+                ``d - 1`` of them above it and ``d <= containers``: when that is at
+                most :attr:`max_depth`, the depth is proven too, and the spec
+                returned checks only that the value is a map.
 
         Never use the result on a value of any other origin: it would let
         through floats, bytes and other types it no longer looks at.
