@@ -160,8 +160,17 @@ _CONTAINER_STARTS: Final = bytes((*range(0x80, 0xA0), 0xDC, 0xDD, 0xDE, 0xDF))
 _TOKEN_KINDS: Final = bytes(
     2 if byte in _NOT_PLAIN_TOKENS else 1 if byte in _CONTAINER_STARTS else 0 for byte in range(256)
 )
-"""Each byte's kind for :func:`decode_plain`'s one pass: 2 for a byte of
+"""Each byte's kind for :func:`plain_containers`' one pass: 2 for a byte of
 :data:`_NOT_PLAIN_TOKENS`, 1 for one of :data:`_CONTAINER_STARTS`, 0 otherwise."""
+
+
+def plain_containers(data: bytes) -> int | None:
+    """When :func:`plain_tokens` passes ``data``: how many of its bytes could begin a map
+    or an array token, at least as many as the maps and lists msgpack makes of it;
+    ``None`` otherwise. One pass over the bytes, in C: ≈ 1 µs for 1.3 kB.
+    """
+    kinds = data.translate(_TOKEN_KINDS)
+    return None if 2 in kinds else kinds.count(1)
 
 
 def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
@@ -176,16 +185,15 @@ def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
     Returns:
         ``(the map, containers)``, where ``containers`` is the number of bytes of
         ``payload`` that could begin a map or an array token: at least the number
-        of maps and lists in the map, itself included. ``None`` when
-        nothing is proven: the payload is longer, holds a byte :func:`plain_tokens`
-        refuses, or msgpack refuses it, or it is not a map; then :func:`decode`
-        decides (and words the error). A 0.9 kB view: ≈ 0.8 µs over msgpack's own
-        decoding, against ≈ 1.1 µs for :func:`decode` and :func:`plain_tokens`.
+        of maps and lists in the map, itself included (:func:`plain_containers`).
+        ``None`` when nothing is proven: the payload is longer, holds a byte
+        :func:`plain_tokens` refuses, or msgpack refuses it, or it is not a map;
+        then :func:`decode` decides (and words the error). A 1.3 kB view: ≈ 1.3 µs
+        over msgpack's own decoding, against ≈ 1.4 µs for :func:`decode` and
+        :func:`plain_tokens`.
     """
-    if len(payload) > MAX_FRAME:
-        return None
-    kinds = payload.translate(_TOKEN_KINDS)
-    if 2 in kinds:
+    containers = plain_containers(payload) if len(payload) <= MAX_FRAME else None
+    if containers is None:
         return None
     try:
         value = msgpack.unpackb(payload)
@@ -193,7 +201,7 @@ def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
         return None
     if type(value) is not dict:
         return None
-    return value, kinds.count(1)
+    return value, containers
 
 
 async def read_payload(reader: asyncio.StreamReader) -> bytes:

@@ -23,6 +23,7 @@ from typing import Any, Final, Protocol, cast
 
 import msgpack
 
+from net.frames import plain_containers
 from net.wording import WordedParams, worded
 
 INT64_MIN = -(2**63)
@@ -330,6 +331,17 @@ class Plain:
             return PlainDepth(self, proven=shallow)
         return self
 
+    def given_decoded(self) -> Spec:
+        """This spec, for values that ``msgpack.unpackb`` built with its default
+        ``strict_map_key`` (as :func:`net.frames.decode` does): a map's keys are
+        ``str`` or ``bytes``. The spec returned (:class:`PlainDecoded`) reads the
+        value's own encoding instead of walking it.
+
+        Never use the result on a value of any other origin: a map with ``int``
+        keys would pass it.
+        """
+        return PlainDecoded(self)
+
     def walk(self, value: dict[object, object], where: str) -> None:
         """:meth:`check` of a map, one value at a time with an explicit stack.
 
@@ -463,6 +475,57 @@ class PlainDepth:
             return _is_map
         max_depth = self.plain.max_depth
         return lambda value: type(value) is dict and (not value or _within_depth(value, max_depth))
+
+
+@dataclass(frozen=True)
+class PlainDecoded:
+    """:class:`Plain` for values that ``msgpack.unpackb`` built (see
+    :meth:`Plain.given_decoded`), checked by encoding them again, in C.
+
+    The rule: such a value holds only ``dict`` (``str`` or ``bytes`` keys), ``list``,
+    ``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes`` and ``ExtType``, and
+    msgpack encodes each of them with tokens of its own (exact types only:
+    ``strict_types``). So when the encoding passes :func:`net.frames.plain_tokens`,
+    the value holds only the plain types, integers within 64 bits and ``str``
+    keys; it holds at most as many values as the encoding has bytes, and no
+    longer string. It holds at most ``C`` maps and lists, itself included
+    (:func:`net.frames.plain_containers`), so a value at depth ``d`` in it (the
+    value is depth 1), having ``d - 1`` of them above it, has ``d <= C + 1``.
+    What that does not prove is decided by ``plain``'s quick walk, and then by
+    ``plain.check``, whose error it raises.
+
+    A 1.3 kB view: ≈ 8 µs, against ≈ 21 µs for :meth:`Plain.check`.
+
+    Attributes:
+        plain: the spec whose bounds apply.
+    """
+
+    plain: Plain
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if not _fits_encoded(value, self.plain):
+            self.plain.check(value, where)
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        plain, walk = self.plain, self.plain.quick()
+        return lambda value: _fits_encoded(value, plain) or walk(value)
+
+
+def _fits_encoded(value: object, plain: Plain) -> bool:
+    """:class:`PlainDecoded`'s test of ``value`` (built by ``msgpack.unpackb``) against
+    ``plain``: True only if it is a map within ``plain``'s bounds; False proves nothing."""
+    if type(value) is not dict:
+        return False
+    try:
+        encoded: bytes = msgpack.packb(value, strict_types=True)
+    except Exception:  # e.g. nested past the packer's own limit
+        return False
+    containers = plain_containers(encoded)
+    if containers is None or len(encoded) > min(plain.max_nodes, plain.max_str):
+        return False
+    return containers < plain.max_depth or _within_depth(value, plain.max_depth)
 
 
 def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:

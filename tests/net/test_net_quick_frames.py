@@ -22,7 +22,14 @@ from hypothesis import strategies as st
 import net.messages
 from net.chat import ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
-from net.frames import MAX_FRAME, SERVER_LIMITS, decode, decode_plain
+from net.frames import (
+    MAX_FRAME,
+    SERVER_LIMITS,
+    FrameError,
+    decode,
+    decode_plain,
+    plain_tokens,
+)
 from net.messages import (
     Ack,
     ActionRequest,
@@ -43,7 +50,7 @@ from net.messages import (
     parse_server_message,
 )
 from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
-from net.schema import INT64_MAX, INT64_MIN, BadMessage
+from net.schema import INT64_MAX, INT64_MIN, BadMessage, Plain
 from poissonnier_tui.games.poissonnier.rules.engine import (
     apply,
     legal_actions,
@@ -103,13 +110,15 @@ MESSAGES = [
     View(7, _game_view(2, None, 30), ends_in_ms=1500, answers_in_ms=((2, 900), (3, 0))),
     View(120, _game_view(4, 0)),
     View(120, _game_view(5, None)),
+    View(452, _game_view(2, 1), ends_in_ms=2500),  # 0x01c4, 0x09c4
     Ack(3),
     ErrorReply("not_your_turn", "Not your turn.", 4, {"key": "x", "n": -1}),
     ErrorReply("bad_message", "", None),
     Said(None, "Zoé", "bonjour", 12),
-    Drafting(1, 2400),  # 2500 would hold a 0xc4 byte: then the reference reads it
+    Drafting(1, 2500),  # 0x09c4: a byte that could begin a bin token
     Drafting(0, None),
     PriceAsked(1, {"give": ["T03"], "take": []}),
+    PriceAsked(196, {"give": ["T03"], "take": []}),  # 0xc4
     Priced(2, {"give": ["T03"]}, None, True),
     Ping(),
     Pong(),
@@ -151,7 +160,9 @@ def _variants(wire: dict[str, Any]) -> list[dict[str, Any]]:
 def test_every_server_message_is_read_without_the_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The fast path proves every real message by itself (the reference is never called)."""
+    """The fast path proves every real message by itself (the reference is never called),
+    whether its bytes are plain tokens or not."""
+    assert {plain_tokens(p) for p in FRAMES} == {True, False}
     for payload, message in zip(FRAMES, MESSAGES, strict=True):
         assert parse_server_frame(payload) == _reference(payload) == message
     monkeypatch.setattr(net.messages, "parse_server_message", None)
@@ -169,13 +180,15 @@ def test_each_field_made_hostile_is_read_as_the_reference_reads_it() -> None:
 
 def test_mutated_bytes_of_real_frames_are_read_as_the_reference_reads_them() -> None:
     rng = random.Random(15)
-    accepted = 0
+    accepted = []
     for _ in range(6000):
         payload = bytearray(rng.choice(FRAMES))
         for _ in range(rng.randint(1, 3)):
             payload[rng.randrange(len(payload))] = rng.randrange(256)
-        accepted += _same(bytes(payload))[0] == "message"
-    assert 100 < accepted < 6000  # both sides of the line were reached
+        if _same(bytes(payload))[0] == "message":
+            accepted.append(plain_tokens(payload))
+    assert 100 < len(accepted) < 6000  # both sides of the line were reached
+    assert accepted.count(False) > 30  # also where the bytes prove nothing
 
 
 def _chain(depth: int, leaf: object, lists: int) -> Any:
@@ -187,13 +200,14 @@ def _chain(depth: int, leaf: object, lists: int) -> Any:
     return value
 
 
+@pytest.mark.parametrize("rev", [3, 452])  # 452 = 0x01c4: the bytes prove nothing
 @pytest.mark.parametrize("depth", [1, 2, 3, 62, 63, 64, 65, 66, 67, 200])
 def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
-    depth: int,
+    depth: int, rev: int
 ) -> None:
-    """Chains of maps alone put the frame's count of maps and lists right at the
-    bound that proves the depth (64): a count of one more, or a view one level
-    deeper, must not pass unseen."""
+    """Chains of maps alone put the count of maps and lists right at the bound that
+    proves the depth (64 in the frame, 63 in the view): a count of one more, or a
+    view one level deeper, must not pass unseen."""
     leaves: list[object] = [1, "x", None, {}, [], {"a": 1, "b": [None]}, {"a": 1}, [1, 2]]
     seen = set()
     for leaf in leaves:
@@ -201,7 +215,7 @@ def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
             view = _chain(depth, leaf, lists)
             for wrapped in (view, {"seats": [{"n": 1}], "deep": view}):
                 if isinstance(wrapped, dict):
-                    seen.add(_same(_pack({"type": "view", "rev": 3, "view": wrapped}))[0])
+                    seen.add(_same(_pack({"type": "view", "rev": rev, "view": wrapped}))[0])
     if depth <= 3:
         assert seen == {"message"}
     elif depth <= VIEW_DEPTH:
@@ -210,12 +224,14 @@ def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
         assert seen == {"error"}
 
 
-def test_a_chain_of_maps_at_the_count_bound() -> None:
+@pytest.mark.parametrize("rev", [3, 452])
+def test_a_chain_of_maps_at_the_count_bound(rev: int) -> None:
     """A frame of 64 maps (the frame's own, the view and 62 more) nests the view's
-    leaf at depth 64: accepted without walking; at 65 maps, refused as the reference does."""
-    deepest = _pack({"type": "view", "rev": 3, "view": _chain(VIEW_DEPTH, 1, 0)})
-    too_deep = _pack({"type": "view", "rev": 3, "view": _chain(VIEW_DEPTH + 1, 1, 0)})
-    assert [decode_plain(p)[1] for p in (deepest, too_deep)] == [64, 65]  # type: ignore[index]
+    leaf at depth 64: accepted; at 65 maps, refused as the reference does."""
+    deepest = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH, 1, 0)})
+    too_deep = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH + 1, 1, 0)})
+    if rev == 3:
+        assert [decode_plain(p)[1] for p in (deepest, too_deep)] == [64, 65]  # type: ignore[index]
     assert _same(deepest)[0] == "message"
     assert _same(too_deep)[1] is BadMessage
 
@@ -334,6 +350,41 @@ def test_a_schema_quick_test_passes_only_what_its_check_passes(
     assert seen == {True, False}
 
 
+@pytest.mark.parametrize(
+    "table",
+    [net.messages._SERVER_DECODED, net.messages._SERVER_PLAIN_TOKENS, net.messages._SERVER_SHALLOW],
+    ids=["decoded", "plain tokens", "shallow"],
+)
+def test_the_fast_paths_tests_pass_what_the_schema_passes(table: dict[str, Any]) -> None:
+    """Each quick test ``parse_server_frame`` uses says what the message's full schema
+    says, on every real message with each field made hostile, as a peer decodes it,
+    wherever the frame's bytes prove what that test takes as given."""
+    seen = set()
+    for message in MESSAGES:
+        spec = net.messages._SERVER[message.TYPE][0]
+        for variant in [message.to_wire(), *_variants(message.to_wire())]:
+            payload = _pack(variant)
+            try:
+                raw = decode(payload, SERVER_LIMITS)
+            except FrameError:
+                continue
+            plain = decode_plain(payload)
+            if table is not net.messages._SERVER_DECODED and (
+                plain is None or (table is net.messages._SERVER_SHALLOW) != (plain[1] <= 64)
+            ):
+                continue  # not a frame this table is for
+            if raw.get("type") != message.TYPE:
+                continue  # another schema's business
+            try:
+                spec.check(raw, message.TYPE)
+                accepted = True
+            except BadMessage:
+                accepted = False
+            assert table[message.TYPE][0](raw) == accepted, variant
+            seen.add(accepted)
+    assert seen == {True, False}
+
+
 def _specs() -> list[tuple[str, Any]]:
     """Every message schema of both directions, by name."""
     tables = (("server", net.messages._SERVER), ("client", net.messages._CLIENT))
@@ -352,3 +403,27 @@ def test_a_schema_quick_test_agrees_on_generated_maps(
         st.dictionaries(st.sampled_from([*sorted(fields), "type", "zz"]), values, max_size=6)
     )
     _agree(spec, value, name)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    view=st.dictionaries(st.text(max_size=3), values, max_size=4),
+    bounds=st.tuples(st.integers(1, 6), st.integers(0, 40), st.integers(0, 8)),
+    wrap=st.integers(0, 6),
+)
+def test_a_decoded_value_encoded_again_passes_only_what_the_walk_passes(
+    view: dict[str, Any], bounds: tuple[int, int, int], wrap: int
+) -> None:
+    """``Plain.given_decoded`` (the view's check when the frame's bytes prove nothing)
+    says what ``Plain.check`` says of any value msgpack decoded, near every bound."""
+    plain = Plain(*bounds)
+    value = dict(msgpack.unpackb(_pack(_chain(wrap + 1, view, 0) if wrap else view)))
+    try:
+        plain.check(value, "v")
+        accepted = True
+    except BadMessage:
+        accepted = False
+    assert plain.given_decoded().quick()(value) == accepted
+    assert _outcome(lambda v: plain.given_decoded().check(v, "v"), value) == _outcome(
+        lambda v: plain.check(v, "v"), value
+    )
