@@ -742,7 +742,8 @@ _SERVER_SHALLOW: Final = {
 """:data:`_SERVER_PLAIN_TOKENS` for frames of at most :data:`_SHALLOW` maps and lists."""
 
 _SERVER_DECODED: Final = {kind: _quick(p, Plain.given_decoded) for kind, p in _SERVER.items()}
-""":data:`_SERVER` for any frame :func:`net.frames.decode` read."""
+""":data:`_SERVER` for any frame :func:`net.frames.decode` read, free-form data read
+encoded again (:meth:`~net.schema.Plain.given_decoded`)."""
 
 
 def parse_server_frame(payload: bytes) -> ServerMessage:

@@ -71,7 +71,8 @@ class Spec(Protocol):
         exact plain types (``type(x) is int``: no ``bool``, no subclass), builds
         no field names and no errors. False proves nothing: the caller then
         calls :meth:`check`, which decides and words the refusal. On values
-        decoded from the wire (exact types only) both say the same.
+        decoded from the wire (exact types only) both say the same, but for a
+        :class:`Plain` deeper than its quick walk goes (:data:`_QUICK_DEPTH`).
         """
         ...
 
@@ -650,7 +651,8 @@ class Record:
     def quick(self) -> Quick:
         """See :class:`Spec`: each field's own quick test, in one loop, naming nothing.
 
-        A view frame (five fields): ≈ 0.5 µs, against ≈ 0.9 µs for :meth:`check`.
+        A view frame (five fields, its data's depth proven): ≈ 0.35 µs, against
+        ≈ 0.9 µs for :meth:`check`.
         """
         required = tuple((name, spec.quick()) for name, spec in self.required.items())
         optional = tuple((name, spec.quick()) for name, spec in self.optional.items())
