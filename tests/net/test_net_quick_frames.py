@@ -18,6 +18,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_net_plain_frames import VIEW_DEPTH, mid_game_view
 
 import net.messages
 from net.chat import ChatRequest, Said
@@ -51,16 +52,6 @@ from net.messages import (
 )
 from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
 from net.schema import INT64_MAX, INT64_MIN, BadMessage, Plain
-from poissonnier_tui.games.poissonnier.rules.engine import (
-    apply,
-    legal_actions,
-    new_game,
-    waiting_on,
-)
-from poissonnier_tui.games.poissonnier.rules.view import view_for
-
-VIEW_DEPTH = 64
-"""The depth bound of a view's free-form data (``net.messages._VIEW_SPEC``)."""
 
 
 def _outcome(read: Any, payload: bytes) -> tuple[Any, ...]:
@@ -87,17 +78,6 @@ def _pack(wire: object) -> bytes:
     return bytes(msgpack.packb(wire, use_bin_type=True))
 
 
-def _game_view(players: int, seat: int | None, decisions: int = 120) -> dict[str, Any]:
-    """A real view, ``decisions`` into a seeded random game, as a client decodes it."""
-    rng = random.Random(players)
-    state = new_game(players, players)
-    for _ in range(decisions):
-        who = rng.choice(sorted(waiting_on(state)))
-        legal = legal_actions(state, who)
-        apply(state, who, legal[rng.randrange(len(legal))])
-    return dict(msgpack.unpackb(msgpack.packb(view_for(state, seat))))
-
-
 SEATS = (SeatInfo("Zoé", "human", True), SeatInfo("", "open", False), SeatInfo("B", "bot", True))
 MESSAGES = [
     Welcome(1, "0.1.0", "poissonnier", 0, "t" * 32, TableInfo("Chez Zoé", 4, True)),
@@ -107,10 +87,10 @@ MESSAGES = [
     RematchState(("yes", "waiting", "bot")),
     RematchState(None),
     View(0, {}),
-    View(7, _game_view(2, None, 30), ends_in_ms=1500, answers_in_ms=((2, 900), (3, 0))),
-    View(120, _game_view(4, 0)),
-    View(120, _game_view(5, None)),
-    View(452, _game_view(2, 1), ends_in_ms=2500),  # 0x01c4, 0x09c4
+    View(7, mid_game_view(2, None, 30), ends_in_ms=1500, answers_in_ms=((2, 900), (3, 0))),
+    View(120, mid_game_view(4, 0)),
+    View(120, mid_game_view(5, None)),
+    View(452, mid_game_view(2, 1), ends_in_ms=2500),  # 0x01c4, 0x09c4
     Ack(3),
     ErrorReply("not_your_turn", "Not your turn.", 4, {"key": "x", "n": -1}),
     ErrorReply("bad_message", "", None),
