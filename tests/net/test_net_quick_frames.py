@@ -121,7 +121,8 @@ HOSTILE: list[object] = [
 def _variants(wire: dict[str, Any]) -> list[dict[str, Any]]:
     """``wire`` with one field left out, made hostile or given a hostile value inside,
     an unknown field added, or its type changed."""
-    variants: list[dict[str, Any]] = [{**wire, "extra": [1.5]}, {**wire, "type": "nope"}]
+    variants: list[dict[str, Any]] = [{**wire, "type": "nope"}]
+    variants.extend({**wire, "extra": value} for value in HOSTILE)  # read past, not checked
     for name, field in wire.items():
         variants.append({k: v for k, v in wire.items() if k != name})
         variants.extend({**wire, name: value} for value in HOSTILE)
@@ -132,7 +133,9 @@ def _variants(wire: dict[str, Any]) -> list[dict[str, Any]]:
             variants.extend({**wire, name: [*field, value]} for value in HOSTILE)
             if isinstance(field[0], dict):
                 variants.extend(
-                    {**wire, name: [{**field[0], k: value}]} for k in field[0] for value in HOSTILE
+                    {**wire, name: [{**field[0], k: value}]}
+                    for k in [*field[0], "extra"]
+                    for value in HOSTILE
                 )
     return variants
 
