@@ -154,6 +154,56 @@ def plain_tokens(payload: bytes) -> bool:
     return len(payload.translate(None, _NOT_PLAIN_TOKENS)) == len(payload)
 
 
+_CONTAINER_STARTS: Final = bytes((*range(0x80, 0xA0), 0xDC, 0xDD, 0xDE, 0xDF))
+"""The first bytes of every msgpack map or array token (fixmap, fixarray, array and map 16/32)."""
+
+_TOKEN_KINDS: Final = bytes(
+    2 if byte in _NOT_PLAIN_TOKENS else 1 if byte in _CONTAINER_STARTS else 0 for byte in range(256)
+)
+"""Each byte's kind for :func:`plain_containers`' one pass: 2 for a byte of
+:data:`_NOT_PLAIN_TOKENS`, 1 for one of :data:`_CONTAINER_STARTS`, 0 otherwise."""
+
+
+def plain_containers(data: bytes) -> int | None:
+    """When :func:`plain_tokens` passes ``data``: how many of its bytes could begin a map
+    or an array token, at least as many as the maps and lists msgpack makes of it;
+    ``None`` otherwise. One pass over the bytes, in C: ≈ 1 µs for 1.3 kB.
+    """
+    kinds = data.translate(_TOKEN_KINDS)
+    return None if 2 in kinds else kinds.count(1)
+
+
+def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
+    """``decode(payload, SERVER_LIMITS)``'s map, more cheaply, with what the bytes prove.
+
+    For a payload of at most :data:`MAX_FRAME` bytes that :func:`plain_tokens`
+    passes, msgpack's own limits (derived from the payload's length) are never
+    looser than :data:`SERVER_LIMITS`, and the bin and ext values those limits
+    are there to refuse cannot occur: a plain ``msgpack.unpackb`` gives the very
+    map :func:`decode` would, and everything :func:`plain_tokens` says about it holds.
+
+    Returns:
+        ``(the map, containers)``, where ``containers`` is the number of bytes of
+        ``payload`` that could begin a map or an array token: at least the number
+        of maps and lists in the map, itself included (:func:`plain_containers`).
+        ``None`` when nothing is proven: the payload is longer, holds a byte
+        :func:`plain_tokens` refuses, or msgpack refuses it, or it is not a map;
+        then :func:`decode` decides (and words the error). A 1.3 kB view: ≈ 1.3 µs
+        over msgpack's own decoding, against ≈ 1.4 µs for :func:`decode` and
+        :func:`plain_tokens`.
+    """
+    containers = plain_containers(payload) if len(payload) <= MAX_FRAME else None
+    if containers is None:
+        return None
+    try:
+        value = msgpack.unpackb(payload)
+    except Exception:  # msgpack's errors are many; decode() raises the frame's own
+        return None
+    if type(value) is not dict:
+        return None
+    return value, containers
+
+
 async def read_payload(reader: asyncio.StreamReader) -> bytes:
     """Read one whole frame from ``reader`` and return its payload, undecoded.
 

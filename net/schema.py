@@ -16,13 +16,14 @@ Example:
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final, Protocol, cast
 
 import msgpack
 
+from net.frames import plain_containers
 from net.wording import WordedParams, worded
 
 INT64_MIN = -(2**63)
@@ -52,12 +53,36 @@ def _bad(where: str, key: str, **values: str | int) -> BadMessage:
     return BadMessage("bad_message", *worded(key, field=where, **values))
 
 
+Quick = Callable[[object], bool]
+"""A spec's quick test of one value (:meth:`Spec.quick`)."""
+
+
 class Spec(Protocol):
     """Anything that can check one decoded value."""
 
     def check(self, value: object, where: str) -> None:
         """Return if ``value`` fits, else raise :class:`BadMessage` naming ``where``."""
         ...
+
+    def quick(self) -> Quick:
+        """This spec as a test that is True only for values :meth:`check` accepts.
+
+        Made once per spec, from the spec's own fields; it looks only at the
+        exact plain types (``type(x) is int``: no ``bool``, no subclass), builds
+        no field names and no errors. False proves nothing: the caller then
+        calls :meth:`check`, which decides and words the refusal. On values
+        decoded from the wire (exact types only) both say the same, but for a
+        :class:`Plain` deeper than its quick walk goes (:data:`_QUICK_DEPTH`).
+        """
+        ...
+
+
+def _never(_value: object) -> bool:
+    return False
+
+
+def _is_map(value: object) -> bool:
+    return type(value) is dict
 
 
 @dataclass(frozen=True)
@@ -73,6 +98,11 @@ class Int:
         if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
             raise _bad(where, "field_int", lo=self.lo, hi=self.hi)
 
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        lo, hi = self.lo, self.hi
+        return lambda value: type(value) is int and lo <= value <= hi
+
 
 @dataclass(frozen=True)
 class Bool:
@@ -82,6 +112,10 @@ class Bool:
         """See :class:`Spec`."""
         if not isinstance(value, bool):
             raise _bad(where, "field_bool")
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        return lambda value: type(value) is bool
 
 
 @dataclass(frozen=True)
@@ -105,6 +139,22 @@ class Str:
         if self.printable and (not value.isprintable() or (value and not value.strip())):
             raise _bad(where, "field_printable", lo=self.lo, hi=self.hi)
 
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        lo, hi = self.lo, self.hi
+        if not self.printable:
+            return lambda value: type(value) is str and lo <= len(value) <= hi
+
+        def fits(value: object) -> bool:
+            return (
+                type(value) is str
+                and lo <= len(value) <= hi
+                and value.isprintable()
+                and not value.isspace()  # as check's strip(): never only spaces
+            )
+
+        return fits
+
 
 @dataclass(frozen=True)
 class OneOf:
@@ -117,6 +167,11 @@ class OneOf:
         if not isinstance(value, str) or value not in self.choices:
             raise _bad(where, "field_choice", choices=", ".join(repr(c) for c in self.choices))
 
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        choices = frozenset(self.choices)
+        return lambda value: type(value) is str and value in choices
+
 
 @dataclass(frozen=True)
 class Nullable:
@@ -128,6 +183,11 @@ class Nullable:
         """See :class:`Spec`."""
         if value is not None:
             self.inner.check(value, where)
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        inner = self.inner.quick()
+        return lambda value: value is None or inner(value)
 
 
 @dataclass(frozen=True)
@@ -143,6 +203,11 @@ class ListOf:
             raise _bad(where, "field_list", hi=self.hi)
         for i, item in enumerate(value):
             self.item.check(item, f"{where}[{i}]")
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        item, hi = self.item.quick(), self.hi
+        return lambda value: type(value) is list and len(value) <= hi and all(map(item, value))
 
 
 @dataclass(frozen=True)
@@ -164,6 +229,26 @@ class Params:
             number = isinstance(item, int) and not isinstance(item, bool)
             if not (text or (number and INT64_MIN <= cast(int, item) <= INT64_MAX)):
                 raise must()
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        hi = self.hi
+
+        def fits(value: object) -> bool:
+            if type(value) is not dict or len(value) > hi:
+                return False
+            for key, item in value.items():
+                if type(key) is not str or not 1 <= len(key) <= 32:
+                    return False
+                kind = type(item)
+                if not (
+                    (kind is str and len(item) <= 256)
+                    or (kind is int and INT64_MIN <= item <= INT64_MAX)
+                ):
+                    return False
+            return True
+
+        return fits
 
 
 @dataclass(frozen=True)
@@ -194,7 +279,8 @@ class Plain:
         """
         if not isinstance(value, dict):
             raise _bad(where, "field_map")
-        if self.max_nodes >= 1 and 1 <= self.max_depth <= _QUICK_DEPTH:
+        # _fits reads only exact maps: it would take a dict subclass for a list of its keys.
+        if type(value) is dict and self.max_nodes >= 1 and 1 <= self.max_depth <= _QUICK_DEPTH:
             try:
                 limits = (self.max_depth, self.max_nodes, self.max_str)
                 if not value or _fits(value, 1, 1, *limits) >= 0:
@@ -203,7 +289,23 @@ class Plain:
                 pass
         self.walk(value, where)
 
-    def given_plain_tokens(self, size: int) -> Spec:
+    def quick(self) -> Quick:
+        """See :class:`Spec`: :meth:`check`'s quick walk (:func:`_fits`) alone."""
+        if not (self.max_nodes >= 1 and 1 <= self.max_depth <= _QUICK_DEPTH):
+            return _never
+        limits = (self.max_depth, self.max_nodes, self.max_str)
+
+        def fits(value: object) -> bool:
+            if type(value) is not dict:
+                return False
+            try:
+                return not value or _fits(value, 1, 1, *limits) >= 0
+            except RecursionError:  # called from deep in a stack: check() walks
+                return False
+
+        return fits
+
+    def given_plain_tokens(self, size: int, containers: int | None = None) -> Spec:
         """This spec, for values that :func:`net.frames.decode` made of a payload of at
         most ``size`` bytes which :func:`net.frames.plain_tokens` passed.
 
@@ -213,12 +315,33 @@ class Plain:
         the depth is left to check, and the spec returned (:class:`PlainDepth`)
         checks only that. Otherwise it is this spec itself.
 
+        Args:
+            containers: When given, the payload holds at most this many maps and
+                lists, the frame's own map included (:func:`net.frames.decode_plain`).
+                A field's value then holds at most ``containers - 1`` of them, so a
+                value at depth ``d`` inside it (the field's map is depth 1) has
+                ``d - 1`` of them above it and ``d <= containers``: when that is at
+                most :attr:`max_depth`, the depth is proven too, and the spec
+                returned checks only that the value is a map.
+
         Never use the result on a value of any other origin: it would let
         through floats, bytes and other types it no longer looks at.
         """
-        if self.max_nodes >= size and self.max_str >= size:
-            return PlainDepth(self)
+        if self.max_nodes >= size and self.max_str >= size and self.max_depth >= 1:
+            shallow = containers is not None and containers <= self.max_depth
+            return PlainDepth(self, proven=shallow)
         return self
+
+    def given_decoded(self) -> Spec:
+        """This spec, for values that ``msgpack.unpackb`` built with its default
+        ``strict_map_key`` (as :func:`net.frames.decode` does): a map's keys are
+        ``str`` or ``bytes``. The spec returned (:class:`PlainDecoded`) reads the
+        value's own encoding instead of walking it.
+
+        Never use the result on a value of any other origin: a map with ``int``
+        keys would pass it.
+        """
+        return PlainDecoded(self)
 
     def walk(self, value: dict[object, object], where: str) -> None:
         """:meth:`check` of a map, one value at a time with an explicit stack.
@@ -332,15 +455,78 @@ class PlainDepth:
 
     Attributes:
         plain: the spec whose depth bound applies.
+        proven: the depth too is proven (the payload holds at most ``plain.max_depth``
+            maps and lists): any map is accepted.
+    """
+
+    plain: Plain
+    proven: bool = False
+
+    def check(self, value: object, where: str) -> None:
+        """See :class:`Spec`."""
+        if type(value) is dict and (
+            self.proven or not value or _within_depth(value, self.plain.max_depth)
+        ):
+            return
+        self.plain.check(value, where)
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        if self.proven:
+            return _is_map
+        max_depth = self.plain.max_depth
+        return lambda value: type(value) is dict and (not value or _within_depth(value, max_depth))
+
+
+@dataclass(frozen=True)
+class PlainDecoded:
+    """:class:`Plain` for values that ``msgpack.unpackb`` built (see
+    :meth:`Plain.given_decoded`), checked by encoding them again, in C.
+
+    The rule: such a value holds only ``dict`` (``str`` or ``bytes`` keys), ``list``,
+    ``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes`` and ``ExtType``, and
+    msgpack encodes each of them with tokens of its own (exact types only:
+    ``strict_types``). So when the encoding passes :func:`net.frames.plain_tokens`,
+    the value holds only the plain types, integers within 64 bits and ``str``
+    keys; it holds at most as many values as the encoding has bytes, and no
+    longer string. It holds at most ``C`` maps and lists, itself included
+    (:func:`net.frames.plain_containers`), so a value at depth ``d`` in it (the
+    value is depth 1), having ``d - 1`` of them above it, has ``d <= C + 1``.
+    What that does not prove is decided by ``plain``'s quick walk, and then by
+    ``plain.check``, whose error it raises.
+
+    A 1.3 kB view: ≈ 8 µs, against ≈ 21 µs for :meth:`Plain.check`.
+
+    Attributes:
+        plain: the spec whose bounds apply.
     """
 
     plain: Plain
 
     def check(self, value: object, where: str) -> None:
         """See :class:`Spec`."""
-        if type(value) is dict and (not value or _within_depth(value, self.plain.max_depth)):
-            return
-        self.plain.check(value, where)
+        if not _fits_encoded(value, self.plain):
+            self.plain.check(value, where)
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`."""
+        plain, walk = self.plain, self.plain.quick()
+        return lambda value: _fits_encoded(value, plain) or walk(value)
+
+
+def _fits_encoded(value: object, plain: Plain) -> bool:
+    """:class:`PlainDecoded`'s test of ``value`` (built by ``msgpack.unpackb``) against
+    ``plain``: True only if it is a map within ``plain``'s bounds; False proves nothing."""
+    if type(value) is not dict:
+        return False
+    try:
+        encoded: bytes = msgpack.packb(value, strict_types=True)
+    except Exception:  # e.g. nested past the packer's own limit
+        return False
+    containers = plain_containers(encoded)
+    if containers is None or len(encoded) > min(plain.max_nodes, plain.max_str):
+        return False
+    return containers < plain.max_depth or _within_depth(value, plain.max_depth)
 
 
 def _within_depth(top: dict[Any, Any], max_depth: int) -> bool:
@@ -461,3 +647,26 @@ class Record:
                 raise BadMessage(
                     "bad_message", *worded("field_unknown", field=where, fields=", ".join(extra))
                 )
+
+    def quick(self) -> Quick:
+        """See :class:`Spec`: each field's own quick test, in one loop, naming nothing.
+
+        A view frame (five fields, its data's depth proven): ≈ 0.35 µs, against
+        ≈ 0.9 µs for :meth:`check`.
+        """
+        required = tuple((name, spec.quick()) for name, spec in self.required.items())
+        optional = tuple((name, spec.quick()) for name, spec in self.optional.items())
+        known = None if self.open else self.required.keys() | self.optional.keys()
+
+        def fits(value: object) -> bool:
+            if type(value) is not dict:
+                return False
+            for name, test in required:
+                if name not in value or not test(value[name]):
+                    return False
+            for name, test in optional:
+                if name in value and not test(value[name]):
+                    return False
+            return known is None or value.keys() <= known
+
+        return fits

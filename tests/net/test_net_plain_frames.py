@@ -203,16 +203,21 @@ def test_the_collectors_levels_never_pass_a_value_the_exact_walk_refuses(
     assert net.schema._within_depth(decoded, bound) == _walked_in_python(decoded, bound)
 
 
+def mid_game_view(players: int, seat: int | None, decisions: int = 120) -> dict[str, Any]:
+    """A real view, ``decisions`` into a seeded random game, as a client decodes it."""
+    rng = random.Random(players)
+    state = new_game(players, players)
+    for _ in range(decisions):
+        who = rng.choice(sorted(waiting_on(state)))
+        legal = legal_actions(state, who)
+        apply(state, who, legal[rng.randrange(len(legal))])
+    return dict(msgpack.unpackb(msgpack.packb(view_for(state, seat))))
+
+
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_a_mid_game_view_is_proven_shallow_by_the_collectors_levels(players: int) -> None:
     """A real view (120 decisions into a seeded random game) never needs the exact walk."""
-    rng = random.Random(players)
-    state = new_game(players, players)
-    for _ in range(120):
-        seat = rng.choice(sorted(waiting_on(state)))
-        legal = legal_actions(state, seat)
-        apply(state, seat, legal[rng.randrange(len(legal))])
     for seat in (None, 0):
-        view = msgpack.unpackb(msgpack.packb(view_for(state, seat)))
+        view = mid_game_view(players, seat)
         assert net.schema._shallow_by_collector(view, VIEW_DEPTH)
         assert not net.schema._shallow_by_collector(view, 3)  # nor is it shallow by default

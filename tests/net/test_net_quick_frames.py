@@ -1,0 +1,412 @@
+"""``net.messages.parse_server_frame`` gives, for every payload, exactly what the
+reference ``parse_server_message(decode(payload, SERVER_LIMITS))`` gives: the same
+message, or an error of the same type with the same sentence and data.
+
+The frames: one of every server message type, real game views, each field of
+each made hostile, bytes mutated at random, views nested around their depth
+bound (64) and around the count of maps and lists that proves it, oversize
+frames, bin, ext and float tokens. And the schema's quick tests
+(``Spec.quick``), which the fast path uses, never pass a value its check refuses.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_net_plain_frames import VIEW_DEPTH, mid_game_view
+
+import net.messages
+from net.chat import ChatRequest, Said
+from net.drafts import Drafting, DraftRequest
+from net.frames import (
+    MAX_FRAME,
+    SERVER_LIMITS,
+    FrameError,
+    decode,
+    decode_plain,
+    plain_tokens,
+)
+from net.messages import (
+    Ack,
+    ActionRequest,
+    Bye,
+    ErrorReply,
+    Hello,
+    Lobby,
+    Ping,
+    Pong,
+    RematchAnswer,
+    RematchState,
+    SeatInfo,
+    Start,
+    TableInfo,
+    View,
+    Welcome,
+    parse_server_frame,
+    parse_server_message,
+)
+from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
+from net.schema import INT64_MAX, INT64_MIN, BadMessage, Plain
+
+
+def _outcome(read: Any, payload: bytes) -> tuple[Any, ...]:
+    """What ``read(payload)`` gives: the message, or the error's type, sentence and data."""
+    try:
+        return ("message", read(payload))
+    except Exception as exc:  # any difference counts, whatever its type
+        code, params = getattr(exc, "code", None), getattr(exc, "params", None)
+        return ("error", type(exc), str(exc), code, params)
+
+
+def _reference(payload: bytes) -> Any:
+    return parse_server_message(decode(payload, SERVER_LIMITS))
+
+
+def _same(payload: bytes) -> tuple[Any, ...]:
+    """The outcome, asserted to be the reference's."""
+    fast = _outcome(parse_server_frame, payload)
+    assert fast == _outcome(_reference, payload), payload[:80]
+    return fast
+
+
+def _pack(wire: object) -> bytes:
+    return bytes(msgpack.packb(wire, use_bin_type=True))
+
+
+SEATS = (SeatInfo("Zoé", "human", True), SeatInfo("", "open", False), SeatInfo("B", "bot", True))
+MESSAGES = [
+    Welcome(1, "0.1.0", "poissonnier", 0, "t" * 32, TableInfo("Chez Zoé", 4, True)),
+    Welcome(1, "0.1.0", "poissonnier", None, None, TableInfo("", 1, False)),
+    Lobby(SEATS, False, "lobby"),
+    Lobby((SeatInfo("Al", "human", False, away_ms=1200, defaults_in_ms=300),), True, "playing"),
+    RematchState(("yes", "waiting", "bot")),
+    RematchState(None),
+    View(0, {}),
+    View(7, mid_game_view(2, None, 30), ends_in_ms=1500, answers_in_ms=((2, 900), (3, 0))),
+    View(120, mid_game_view(4, 0)),
+    View(120, mid_game_view(5, None)),
+    View(452, mid_game_view(2, 1), ends_in_ms=2500),  # 0x01c4, 0x09c4
+    Ack(3),
+    ErrorReply("not_your_turn", "Not your turn.", 4, {"key": "x", "n": -1}),
+    ErrorReply("bad_message", "", None),
+    Said(None, "Zoé", "bonjour", 12),
+    Drafting(1, 2500),  # 0x09c4: a byte that could begin a bin token
+    Drafting(0, None),
+    PriceAsked(1, {"give": ["T03"], "take": []}),
+    PriceAsked(196, {"give": ["T03"], "take": []}),  # 0xc4
+    Priced(2, {"give": ["T03"]}, None, True),
+    Ping(),
+    Pong(),
+    Bye("closing"),
+    Bye(),
+]
+FRAMES = [_pack(m.to_wire()) for m in MESSAGES]
+
+HOSTILE: list[object] = [
+    None, True, False, 0, -1, 1, 255, 256, 2**31, INT64_MIN, INT64_MAX, 2**64 - 1, 1.5,
+    "", "x", " ", "\n", "é" * 40, "y" * 300, b"", b"x", [], [1], [None], {}, {"a": 1},
+    {"id": 1, "ms": 2}, [{"id": 1, "ms": 2}], [{"id": -1, "ms": 2}], {1: 2},
+    msgpack.ExtType(5, b"ab"), ["yes"], ["maybe"], "lobby", "human", [{"name": "a"}],
+    ["no"] * 256, ["no"] * 257, [{"id": 1, "ms": 2}] * 257, {f"k{i}": i for i in range(17)},
+    {"": 1}, {"k" * 32: "v" * 256}, {"k" * 33: 1}, {"k": "v" * 257},
+]  # fmt: skip
+"""Values put in place of each field: every type the wire carries, around each bound."""
+
+
+def _variants(wire: dict[str, Any]) -> list[dict[str, Any]]:
+    """``wire`` with one field left out, made hostile or given a hostile value inside,
+    an unknown field added, or its type changed."""
+    variants: list[dict[str, Any]] = [{**wire, "type": "nope"}]
+    variants.extend({**wire, "extra": value} for value in HOSTILE)  # read past, not checked
+    for name, field in wire.items():
+        variants.append({k: v for k, v in wire.items() if k != name})
+        variants.extend({**wire, name: value} for value in HOSTILE)
+        if isinstance(field, dict):
+            variants.extend({**wire, name: {**field, "k": value}} for value in HOSTILE)
+            variants.extend({**wire, name: dict.fromkeys(field, value)} for value in HOSTILE)
+        if isinstance(field, list) and field:
+            variants.extend({**wire, name: [*field, value]} for value in HOSTILE)
+            if isinstance(field[0], dict):
+                variants.extend(
+                    {**wire, name: [{**field[0], k: value}]}
+                    for k in [*field[0], "extra"]
+                    for value in HOSTILE
+                )
+    return variants
+
+
+def test_every_server_message_is_read_without_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast path proves every real message by itself (the reference is never called),
+    whether its bytes are plain tokens or not."""
+    assert {plain_tokens(p) for p in FRAMES} == {True, False}
+    for payload, message in zip(FRAMES, MESSAGES, strict=True):
+        assert parse_server_frame(payload) == _reference(payload) == message
+    monkeypatch.setattr(net.messages, "parse_server_message", None)
+    for payload, message in zip(FRAMES, MESSAGES, strict=True):
+        assert parse_server_frame(payload) == message
+
+
+def test_each_field_made_hostile_is_read_as_the_reference_reads_it() -> None:
+    outcomes = set()
+    for message in MESSAGES:
+        for variant in _variants(message.to_wire()):
+            outcomes.add(_same(_pack(variant))[0])
+    assert outcomes == {"message", "error"}
+
+
+def test_mutated_bytes_of_real_frames_are_read_as_the_reference_reads_them() -> None:
+    rng = random.Random(15)
+    accepted = []
+    for _ in range(6000):
+        payload = bytearray(rng.choice(FRAMES))
+        for _ in range(rng.randint(1, 3)):
+            payload[rng.randrange(len(payload))] = rng.randrange(256)
+        if _same(bytes(payload))[0] == "message":
+            accepted.append(plain_tokens(payload))
+    assert 100 < len(accepted) < 6000  # both sides of the line were reached
+    assert accepted.count(False) > 30  # also where the bytes prove nothing
+
+
+def _chain(depth: int, leaf: object, lists: int) -> Any:
+    """A value whose ``leaf`` lies ``depth - 1`` containers down (depth 1 is the value
+    itself); every ``lists``-th container a list, the others one-key maps."""
+    value: Any = leaf
+    for i in range(depth - 1):
+        value = [value] if lists and i % lists == 0 else {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("rev", [3, 452])  # 452 = 0x01c4: the bytes prove nothing
+@pytest.mark.parametrize("depth", [1, 2, 3, 62, 63, 64, 65, 66, 67, 200])
+def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
+    depth: int, rev: int
+) -> None:
+    """Chains of maps alone put the count of maps and lists right at the bound that
+    proves the depth (64 in the frame, 63 in the view): a count of one more, or a
+    view one level deeper, must not pass unseen."""
+    leaves: list[object] = [1, "x", None, {}, [], {"a": 1, "b": [None]}, {"a": 1}, [1, 2]]
+    seen = set()
+    for leaf in leaves:
+        for lists in (0, 1, 2, 3):
+            view = _chain(depth, leaf, lists)
+            for wrapped in (view, {"seats": [{"n": 1}], "deep": view}):
+                if isinstance(wrapped, dict):
+                    seen.add(_same(_pack({"type": "view", "rev": rev, "view": wrapped}))[0])
+    if depth <= 3:
+        assert seen == {"message"}
+    elif depth <= VIEW_DEPTH:
+        assert seen == {"message", "error"}
+    else:
+        assert seen == {"error"}
+
+
+@pytest.mark.parametrize("rev", [3, 452])
+def test_a_chain_of_maps_at_the_count_bound(rev: int) -> None:
+    """A frame of 64 maps (the frame's own, the view and 62 more) nests the view's
+    leaf at depth 64: accepted; at 65 maps, refused as the reference does."""
+    deepest = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH, 1, 0)})
+    too_deep = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH + 1, 1, 0)})
+    if rev == 3:
+        assert [decode_plain(p)[1] for p in (deepest, too_deep)] == [64, 65]  # type: ignore[index]
+    assert _same(deepest)[0] == "message"
+    assert _same(too_deep)[1] is BadMessage
+
+
+def test_oversize_and_odd_token_frames_are_read_as_the_reference_reads_them() -> None:
+    big = "x" * (MAX_FRAME - 100)
+    frames = [
+        _pack({"type": "view", "rev": 1, "view": {"a": big}}),  # just under the cap
+        _pack({"type": "view", "rev": 1, "view": {"a": big + "y" * 200}}),  # over it
+        _pack({"type": "view", "rev": 1, "view": {"a": 1.5}}),
+        _pack({"type": "view", "rev": 1, "view": {"a": b""}}),
+        _pack({"type": "view", "rev": 1, "view": {b"k": 1}}),
+        _pack({"type": "view", "rev": 1, "view": {"a": msgpack.ExtType(1, b"")}}),
+        _pack({"type": "view", "rev": 1, "view": {"a": 2**64 - 1}}),
+        _pack({"type": "view", "rev": 1, "view": {"a": "\u02ca"}}),  # a 0xca byte in text
+        _pack({"type": "view", "rev": 2**32, "view": {}}),  # uint 64 token, in range
+        _pack({"type": "ack", "seq": 1.0}),
+        _pack({"type": "said", "seat": None, "name": "a", "text": "b" * 1025}),
+        _pack([1]),
+        _pack({1: 2}),
+        b"",
+        b"\xc1",
+        _pack({"type": "ping"}) + b"\x00",
+        _pack({"type": "ping"})[:-1],
+    ]
+    assert {_same(p)[0] for p in frames} == {"message", "error"}
+
+
+# Wire values around every bound the server messages have.
+leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 300)
+    | st.integers(2**31 - 2, 2**31 + 1)
+    | st.integers(INT64_MAX - 1, 2**64 - 1)
+    | st.integers(INT64_MIN, INT64_MIN + 1)
+    | st.sampled_from(["", " ", "Zoé", "\u200b", "x" * 33, "y" * 65, "yes", "over", "bot"])
+    | st.text(max_size=4)
+    | st.floats(allow_nan=False, width=32)
+    | st.binary(max_size=1)
+)
+values = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=3) | st.sampled_from(["id", "ms"]), inner, max_size=3),
+    max_leaves=12,
+)
+TYPES = sorted(net.messages._SERVER)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.sampled_from(range(len(MESSAGES))),
+    st.dictionaries(st.sampled_from(["type", "rev", "view", "seq", "seats", "ends_in_ms",
+                                     "answers_in_ms", "params", "deal", "coins", "table",
+                                     "seat", "name", "text", "x"]), values, max_size=3),
+    st.sampled_from(TYPES),
+)  # fmt: skip
+def test_generated_server_messages_are_read_as_the_reference_reads_them(
+    index: int, changes: dict[str, Any], kind: str
+) -> None:
+    wire = MESSAGES[index].to_wire()
+    _same(_pack({**wire, **changes}))
+    _same(_pack({**wire, **changes, "type": kind}))
+
+
+CLIENT_MESSAGES = [
+    Hello(1, "0.1.0", "poissonnier", "Zoé", "player", "t" * 32, None),
+    Hello(1, "0.1.0", "gofish", "A B", "spectator"),
+    ActionRequest(4, {"type": "play", "cards": ["T03"], "deep": {"a": [[1]]}}),
+    Start(),
+    RematchAnswer(True),
+    ChatRequest("bonjour"),
+    DraftRequest(False),
+    PriceAsk(1, {"give": ["T03"]}),
+    PriceNamed(1, {"give": ["T03"]}, 12),
+    Ping(),
+    Pong(),
+    Bye("closing"),
+]
+SCHEMAS = [
+    ("server", net.messages._SERVER, MESSAGES),
+    ("client", net.messages._CLIENT, CLIENT_MESSAGES),
+]
+
+
+def _agree(spec: Any, value: dict[str, Any], where: str) -> bool:
+    """Assert that ``spec.quick()`` passes ``value`` only if ``spec.check`` does, and
+    says the same of ``value`` as a peer decodes it; return whether it passed."""
+    for candidate in (value, dict(msgpack.unpackb(_pack(value), strict_map_key=False))):
+        try:
+            spec.check(candidate, where)
+            accepted = True
+        except BadMessage:
+            accepted = False
+        fits = spec.quick()(candidate)
+        assert accepted or not fits, candidate
+        if candidate is not value:
+            assert fits == accepted, candidate
+    return accepted
+
+
+@pytest.mark.parametrize(("side", "table", "messages"), SCHEMAS, ids=[s for s, *_ in SCHEMAS])
+def test_a_schema_quick_test_passes_only_what_its_check_passes(
+    side: str, table: dict[str, Any], messages: list[Any]
+) -> None:
+    """``quick`` (the fast path's test) is True only for values ``check`` accepts, and
+    says the same of decoded values, which hold exact types only; every message
+    schema of both directions, on real messages with each field made hostile."""
+    assert {m.TYPE for m in messages} == set(table)
+    seen = set()
+    for message in messages:
+        spec = table[message.TYPE][0]
+        for variant in [message.to_wire(), *_variants(message.to_wire())]:
+            seen.add(_agree(spec, variant, message.TYPE))
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize(
+    "table",
+    [net.messages._SERVER_DECODED, net.messages._SERVER_PLAIN_TOKENS, net.messages._SERVER_SHALLOW],
+    ids=["decoded", "plain tokens", "shallow"],
+)
+def test_the_fast_paths_tests_pass_what_the_schema_passes(table: dict[str, Any]) -> None:
+    """Each quick test ``parse_server_frame`` uses says what the message's full schema
+    says, on every real message with each field made hostile, as a peer decodes it,
+    wherever the frame's bytes prove what that test takes as given."""
+    seen = set()
+    for message in MESSAGES:
+        spec = net.messages._SERVER[message.TYPE][0]
+        for variant in [message.to_wire(), *_variants(message.to_wire())]:
+            payload = _pack(variant)
+            try:
+                raw = decode(payload, SERVER_LIMITS)
+            except FrameError:
+                continue
+            plain = decode_plain(payload)
+            if table is not net.messages._SERVER_DECODED and (
+                plain is None or (table is net.messages._SERVER_SHALLOW) != (plain[1] <= 64)
+            ):
+                continue  # not a frame this table is for
+            if raw.get("type") != message.TYPE:
+                continue  # another schema's business
+            try:
+                spec.check(raw, message.TYPE)
+                accepted = True
+            except BadMessage:
+                accepted = False
+            assert table[message.TYPE][0](raw) == accepted, variant
+            seen.add(accepted)
+    assert seen == {True, False}
+
+
+def _specs() -> list[tuple[str, Any]]:
+    """Every message schema of both directions, by name."""
+    tables = (("server", net.messages._SERVER), ("client", net.messages._CLIENT))
+    return [(f"{side} {kind}", spec) for side, table in tables for kind, (spec, _) in table.items()]
+
+
+@pytest.mark.parametrize(("name", "spec"), _specs(), ids=[name for name, _ in _specs()])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_schema_quick_test_agrees_on_generated_maps(
+    name: str, spec: Any, data: st.DataObject
+) -> None:
+    """The same, on maps of the schema's fields with generated values."""
+    fields = {**spec.required, **spec.optional}
+    value = data.draw(
+        st.dictionaries(st.sampled_from([*sorted(fields), "type", "zz"]), values, max_size=6)
+    )
+    _agree(spec, value, name)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    view=st.dictionaries(st.text(max_size=3), values, max_size=4),
+    bounds=st.tuples(st.integers(1, 6), st.integers(0, 40), st.integers(0, 8)),
+    wrap=st.integers(0, 6),
+)
+def test_a_decoded_value_encoded_again_passes_only_what_the_walk_passes(
+    view: dict[str, Any], bounds: tuple[int, int, int], wrap: int
+) -> None:
+    """``Plain.given_decoded`` (the view's check when the frame's bytes prove nothing)
+    says what ``Plain.check`` says of any value msgpack decoded, near every bound."""
+    plain = Plain(*bounds)
+    value = dict(msgpack.unpackb(_pack(_chain(wrap + 1, view, 0) if wrap else view)))
+    try:
+        plain.check(value, "v")
+        accepted = True
+    except BadMessage:
+        accepted = False
+    assert plain.given_decoded().quick()(value) == accepted
+    assert _outcome(lambda v: plain.given_decoded().check(v, "v"), value) == _outcome(
+        lambda v: plain.check(v, "v"), value
+    )
