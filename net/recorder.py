@@ -7,11 +7,15 @@ with names, kinds and tokens, options, table settings); for every accepted
 action it appends one record, synced to disk *before* the server acks the
 sender or sends anyone a view; when the game ends it appends the public
 result. Records are written by group commit: the server hands each one over
-(``on_record``) as it applies the action and goes on at once; the recorder's
-disk thread writes and syncs, one batch at a time, every record queued since the
-last batch began (the first one at once, while the server still builds its
-views); each record's future resolves once it is on disk, and the server's
-outbox (:mod:`net.outbox`) holds back everything it sends until then.
+(``on_record``) as it applies the action and goes on at once. On Linux the
+record goes into a pipe (:class:`_PipeChannel`): a thread parked in ``os.splice``
+moves what the pipe holds into the log and syncs it, so the records put in the
+pipe during one move go together in the next. Elsewhere the recorder's disk
+thread (:class:`_DiskThread`) writes and syncs, one batch at a time, every record
+queued since the last batch began. Either way the first record's write starts
+at once, while the server still builds its views; each record's future resolves
+once it is on disk, and the server's outbox (:mod:`net.outbox`) holds back
+everything it sends until then.
 :func:`restore_server` goes the other way: a server with the same seed,
 seats and options whose match is rebuilt by replaying every logged action
 (R3), its players' seats waiting for their tokens, appending to the same log.
@@ -348,16 +352,19 @@ class TableRecorder:
 
     @property
     def syncs(self) -> int:
-        """Group commits written so far (each one synchronous write)."""
+        """Group commits written so far (each one synchronous write: one move from the
+        log's pipe, or one batch of the disk thread)."""
         return self._syncs
 
     def _queue(self, writer: LogWriter, records: list[bytes]) -> asyncio.Future[None]:
-        """Queue ``records`` for ``writer``; the future resolves once they are on disk.
+        """Queue ``records`` for ``writer``; the future resolves once they are on disk,
+        or fails with the disk's error (and so does every later one).
 
-        With no write under way, the write starts now: it is handed to the
-        recorder's disk thread at once (not to a task that would first wait for
-        its turn on the loop), so the thread wakes while the server still builds
-        the views.
+        The write starts now (not in a task that would first wait for its turn on
+        the loop): the records go into the log's pipe at once (:class:`_PipeChannel`),
+        or, where the platform cannot splice and no write is under way, to the
+        recorder's disk thread; so the disk's work begins while the server still
+        builds the views.
         """
         loop = asyncio.get_running_loop()
         durable: asyncio.Future[None] = loop.create_future()
@@ -537,7 +544,8 @@ def _budget_of(loop: asyncio.AbstractEventLoop) -> _HandoverBudget | None:
 
 
 class _DiskThread:
-    """One thread that writes a recorder's batches, in the order handed over.
+    """One thread that writes a recorder's batches, in the order handed over: the
+    hand-off where the platform cannot splice (else :class:`_PipeChannel`).
 
     The loop hands a batch over with one ``SimpleQueue.put`` (no executor
     bookkeeping: ``run_in_executor`` took 30 µs on the loop and, when its

@@ -28,7 +28,11 @@ Every record is on disk before :meth:`LogWriter.append` (or
 the header is written and ``fsync``-ed, the records after it are appended
 with synchronous writes (``O_DSYNC``: the data and the file's new length are
 durable when the write returns; ``fsync`` after it where the flag is
-unknown). So an action the table acknowledged is on disk even if the process
+unknown). :mod:`net.recorder` may instead move records from a pipe into the
+file with ``os.splice`` (:func:`move_synced`), through a descriptor opened
+``O_DSYNC`` but not appending (splice refuses that), at explicit offsets from the
+file's size on: the same guarantee, one record after the other, no gap. So an
+action the table acknowledged is on disk even if the process
 is killed the next instant (docs/ARCHITECTURE.md: "flushed before the action is
 acknowledged"). A crash mid-write leaves at most one partial record at the
 end, which :func:`read_log` reports as :class:`LogDamaged` with the valid
