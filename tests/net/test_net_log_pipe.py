@@ -294,3 +294,26 @@ async def test_a_reopened_log_goes_on_after_its_valid_prefix(tmp_path: Path) -> 
     log = read_log(writer.path)
     assert [x.action["add"] for x in log.actions] == [1, 2]
     assert log.actions[1].offset == prefix.valid_bytes
+
+
+async def test_closing_with_a_backlog_writes_it_first_and_a_later_record_still_gets_written(
+    tmp_path: Path, held: HeldSplice
+) -> None:
+    writer, recorder = new_log(tmp_path)
+    text = "x" * 60_000
+    futures = [recorder._queue(writer, [writer.action_record(0, {"say": text, "n": i})])
+               for i in range(4)]  # fmt: skip
+    channel = recorder._channel
+    assert channel is not None and channel._backlog
+    recorder.close()
+    assert channel.stopping and channel._w >= 0  # kept open until the backlog is in the pipe
+    held.go.set()
+    await asyncio.gather(*futures)
+    assert channel._w < 0 and not channel._backlog
+    late = recorder._queue(writer, [writer.action_record(1, {"say": "", "n": 4})])
+    await late  # after close(): a pipe of its own, which ends once it is written
+    assert recorder._channel is not channel and recorder._channel is not None
+    assert recorder._channel.stopping
+    log = read_log(writer.path)
+    assert [x.action["n"] for x in log.actions] == [0, 1, 2, 3, 4]
+    assert log.actions[0].action["say"] == text
