@@ -252,6 +252,7 @@ class TableRecorder:
         # (_PipeChannel: one per log file, opened with the first record for it).
         self._pipe = pipe_handoff()
         self._channel: _PipeChannel | None = None
+        self._unclosed: weakref.finalize[[], TableRecorder] | None = None  # stops the pipe
         self._closed = False
 
     def attach(self, server: TableServer) -> None:
@@ -429,11 +430,13 @@ class TableRecorder:
             channel = self._channel
             if channel is None or channel.writer is not writer or channel.stopping:
                 if channel is not None and not channel.idle:
-                    self._writing = True  # resumed by _pipe_synced once it is idle
+                    self._writing = True  # resumed by _pipe_report once it is idle
                     return True
                 if channel is not None:
                     channel.stop()
                     self._channel = None
+                    if self._unclosed is not None:  # stopped: the finalizer need not hold it
+                        self._unclosed.detach()
                 try:
                     channel = _PipeChannel(writer, loop, weakref.WeakMethod(self._pipe_report))
                 except OSError as exc:  # no descriptor for a pipe: the thread it is
@@ -441,7 +444,7 @@ class TableRecorder:
                     self._pipe = False
                     return False
                 self._channel = channel
-                weakref.finalize(self, channel.stop)  # a recorder nobody closes
+                self._unclosed = weakref.finalize(self, channel.stop)  # if nobody closes it
             del self._pending[0]
             channel.hand_over(records, durable)
         self._writing = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import os
 import resource
 import signal
@@ -317,3 +318,16 @@ async def test_closing_with_a_backlog_writes_it_first_and_a_later_record_still_g
     log = read_log(writer.path)
     assert [x.action["n"] for x in log.actions] == [0, 1, 2, 3, 4]
     assert log.actions[0].action["say"] == text
+
+
+async def test_a_recorder_nobody_closes_lets_its_pipe_thread_go_when_collected(
+    tmp_path: Path,
+) -> None:
+    writer, recorder = new_log(tmp_path)
+    before = set(threading.enumerate())
+    await recorder._queue(writer, [writer.action_record(0, {"add": 1})])
+    (thread,) = [t for t in threading.enumerate() if t not in before]
+    del recorder
+    gc.collect()
+    await until(lambda: not thread.is_alive())
+    assert [x.action for x in read_log(writer.path).actions] == [{"add": 1}]
