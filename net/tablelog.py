@@ -28,7 +28,11 @@ Every record is on disk before :meth:`LogWriter.append` (or
 the header is written and ``fsync``-ed, the records after it are appended
 with synchronous writes (``O_DSYNC``: the data and the file's new length are
 durable when the write returns; ``fsync`` after it where the flag is
-unknown). So an action the table acknowledged is on disk even if the process
+unknown). :mod:`net.recorder` may instead move records from a pipe into the
+file with ``os.splice`` (:func:`move_synced`), through a descriptor opened
+``O_DSYNC`` but not appending (splice refuses that), at explicit offsets from the
+file's size on: the same guarantee, one record after the other, no gap. So an
+action the table acknowledged is on disk even if the process
 is killed the next instant (docs/ARCHITECTURE.md: "flushed before the action is
 acknowledged"). A crash mid-write leaves at most one partial record at the
 end, which :func:`read_log` reports as :class:`LogDamaged` with the valid
@@ -327,9 +331,68 @@ class LogWriter:
         call twice. A record appended after this opens the file for itself alone."""
         self._file.close()
 
+    def open_at_end(self) -> tuple[int, int]:
+        """A new descriptor on the log for synchronous writes at explicit offsets, and
+        where the next record goes (the file's size, in bytes): for a hand-off that moves
+        records from a pipe with ``os.splice``, which refuses an appending file
+        (:func:`move_synced`). The caller closes the descriptor. Records written through
+        it must not be mixed with :meth:`write` (which appends through its own).
+
+        Raises:
+            OSError: the file cannot be opened for writing.
+        """
+        fd = os.open(self.path, _AT_FLAGS)
+        try:
+            return fd, os.fstat(fd).st_size
+        except BaseException:
+            os.close(fd)
+            raise
+
 
 _APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | getattr(os, "O_DSYNC", 0) | getattr(os, "O_BINARY", 0)
 """How a log is opened for appending: each write returns once its bytes are on disk."""
+
+
+_AT_FLAGS = os.O_WRONLY | getattr(os, "O_DSYNC", 0) | getattr(os, "O_BINARY", 0)
+"""How :meth:`LogWriter.open_at_end` opens a log: synchronous writes at explicit offsets."""
+
+PIPE_CHUNK = 1 << 20
+"""Most bytes :func:`move_synced` moves at once (a pipe holds 64 KiB unless enlarged)."""
+
+
+def move_synced(pipe_r: int, fd: int, at: int, *, copy: bool = False) -> int:
+    """Move the bytes waiting in a pipe to the log, at byte offset ``at``, durably.
+
+    ``fd`` comes from :meth:`LogWriter.open_at_end` (``O_DSYNC``): the bytes and the
+    file's new length are on disk when this returns. Blocks (without the interpreter
+    lock) until the pipe holds something, then takes what it holds, up to
+    :data:`PIPE_CHUNK` bytes, so records put in the pipe while one move is under way
+    go together in the next one (one sync). The bytes taken may end mid-record: the
+    caller counts a record durable only once all of it is.
+
+    Args:
+        pipe_r: the pipe's reading end (blocking).
+        fd: the log, opened by :meth:`LogWriter.open_at_end`.
+        at: where the bytes go, in bytes from the start of the file.
+        copy: read the pipe and ``pwrite`` instead of ``os.splice`` (for a file
+            system that cannot splice, or a platform without it).
+
+    Returns:
+        How many bytes are now on disk; 0 once the pipe's writing end is closed and
+        the pipe is empty.
+
+    Raises:
+        OSError: the move failed (e.g. ``ENOSPC``; ``EINVAL`` where the file
+            cannot be spliced to: then call again with ``copy``).
+    """
+    if not copy:
+        moved: int = os.splice(pipe_r, fd, PIPE_CHUNK, offset_dst=at)
+        return moved
+    data = os.read(pipe_r, PIPE_CHUNK)
+    view, done = memoryview(data), 0
+    while done < len(data):  # a write may take only part of it
+        done += os.pwrite(fd, view[done:], at + done)
+    return done
 
 
 class _OpenFile:

@@ -292,9 +292,16 @@ async def test_a_table_resumed_from_its_log_equals_the_table_before_the_crash() 
     assert replay_log(log).match.result() == final
 
 
+@pytest.mark.parametrize("handoff", ["pipe", "thread"])
 async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, handoff: str
 ) -> None:
+    """Either hand-off to the disk (net/recorder.py): a pipe spliced into the log, or a
+    thread writing it where the platform cannot splice."""
+    if handoff == "pipe" and not hasattr(os, "splice"):
+        pytest.skip("no os.splice on this platform")
+    if handoff == "thread":
+        monkeypatch.delattr(os, "splice", raising=False)
     server = TableServer(
         PoissonnierGame(), name="Full disk", seats=2, seed=4, app_version=__version__,
         auto_start=True, bots={1: make_bot("random", 1)}, bot_delay=30,
@@ -312,7 +319,13 @@ async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
     def disk_full(self: LogWriter, records: Sequence[bytes]) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(LogWriter, "write", disk_full)
+    def splice_full(*args: Any, **kwargs: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    if handoff == "thread":
+        monkeypatch.setattr(LogWriter, "write", disk_full)
+    else:
+        monkeypatch.setattr(os, "splice", splice_full)
     seq = await client.send_action({"type": "ready"})
     rest = [m async for m in messages]
     await client.close()
