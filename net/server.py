@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import struct
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
 from net.frames import (
     CLIENT_LIMITS,
+    MAX_FRAME,
     PROTOCOL_VERSION,
     ConnectionLost,
     FrameError,
@@ -1342,32 +1344,52 @@ class TableServer:
         """Send each client its view, only if what it may see changed since its last one.
 
         Nothing goes to a client whose view and time limit are as it last saw
-        them: another seat's private move (R15) must not even be heard of.
+        them: another seat's private move (R15) must not even be heard of. Each
+        seat's view (and the spectators' one) is built and packed once for all
+        its recipients, and the time limits once for everyone.
         """
-        frames: dict[int | None, tuple[bytes, bytes] | None] = {}
         now = self._keeper.now()  # one clock read: every screen counts down the same time
+        try:
+            times = self._times(now)
+        except Exception:
+            log.exception("Cannot read the time limits for the views.")
+            return
+        frames: dict[int | None, tuple[bytes, bytes] | None] = {}
         for client in self._clients:
-            if client.seat not in frames:
-                frames[client.seat] = self._view_frame(client.seat, now)
-            shown = frames[client.seat]
+            seat = client.seat
+            if seat not in frames:
+                frames[seat] = self._view_frame(seat, now, times)
+            shown = frames[seat]
             if shown is not None and shown[0] != client.last_view:
                 client.last_view = shown[0]
                 client.conn.send_frame(shown[1])
 
-    def _view_frame(self, seat: int | None, now: float) -> tuple[bytes, bytes] | None:
+    def _times(self, now: float) -> _Times:
+        """What every view frame built at ``now`` (the keeper's clock) says of time:
+        the bytes of the time limit and the offers' deadlines (to tell whether they
+        changed), the milliseconds left on the limit, and on each offer (§4)."""
+        due = self._keeper.countdown()
+        answers = self._answers.deadlines()  # public: the same for everyone (§4)
+        said: bytes = msgpack.packb([due, sorted(answers.items())], use_bin_type=True)
+        ends_in = None if due is None else max(0, round((due - now) * 1000))
+        return said, ends_in, tuple(self._answers.left_ms(now))
+
+    def _view_frame(
+        self, seat: int | None, now: float, times: _Times | None = None
+    ) -> tuple[bytes, bytes] | None:
         """``(what it shows, frame)``: the ``view`` frame for ``seat``, the only game
-        data that leaves, and the bytes of its view and deadline, to tell whether
+        data that leaves, and the bytes of its view and deadlines, to tell whether
         anything the recipient may see changed. ``now`` (the keeper's clock) is when
         the frame is sent: the time left in it is counted from then, so frames built
-        with the same ``now`` tell every recipient the same time left."""
+        with the same ``now`` tell every recipient the same time left. ``times``:
+        :meth:`_times` at ``now``, if already read. The view is packed once, for both.
+        ``None`` (and a log entry) when the view cannot be built or sent."""
         try:
+            said, ends_in, left = self._times(now) if times is None else times
             view = self._table.view(seat)
-            due = self._keeper.countdown()
-            answers = self._answers.deadlines()  # public: the same for everyone (§4)
-            shown: bytes = msgpack.packb([view, due, sorted(answers.items())], use_bin_type=True)
-            ends_in = None if due is None else max(0, round((due - now) * 1000))
-            frame = View(self._table.rev, view, ends_in, tuple(self._answers.left_ms(now)))
-            return shown, encode(frame.to_wire())
+            packed: bytes = msgpack.packb(view, use_bin_type=True)
+            frame = encode_view(View(self._table.rev, view, ends_in, left), packed)
+            return packed + said, frame
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)
             return None
@@ -1398,6 +1420,62 @@ class TableServer:
         # Game sentences are passed through; cap them so one can't break the frame
         # (ErrorReply.to_wire keeps only the parameters its schema admits).
         conn.send(ErrorReply(code[:64], message[:1024], seq, params or None).to_wire())
+
+
+_Times = tuple[bytes, int | None, tuple[tuple[int, int], ...]]
+"""See :meth:`TableServer._times`."""
+
+_PACKED_VIEW_KEY: Final = msgpack.packb("view")
+_FRAME_LENGTH: Final = struct.Struct(">I")
+
+
+def encode_view(frame: View, packed_view: bytes) -> bytes:
+    """``encode(frame.to_wire())``, byte for byte, from the view map's msgpack bytes
+    already packed (``msgpack.packb(frame.view, use_bin_type=True)``): the server packs
+    each view once, for the frame and to tell whether it changed.
+
+    Args:
+        frame: The message; its ``view`` is not packed again.
+        packed_view: The bytes of ``frame.view``.
+
+    Returns:
+        The complete frame, length prefix included (:func:`net.frames.encode`).
+
+    Raises:
+        FrameError: the payload is over :data:`net.frames.MAX_FRAME` bytes, or a
+            field cannot be encoded.
+    """
+    wire = frame.to_wire()
+    if len(wire) > 15:  # not a fixmap (no such View today): the plain way
+        return encode(wire)
+    head: dict[str, Any] = {}
+    tail: dict[str, Any] = {}
+    part = head
+    for key, value in wire.items():  # the map's keys, in encode's order
+        if key == "view":
+            part = tail
+        else:
+            part[key] = value
+    try:
+        packed_head: bytes = msgpack.packb(head, use_bin_type=True)
+        packed_tail: bytes = msgpack.packb(tail, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise FrameError(f"Cannot encode message: {exc}.") from exc
+    # A map of under 16 pairs has a one-byte header (fixmap): the pairs of both
+    # parts, with the view's between them, under one header make the whole map.
+    size = len(packed_head) + len(packed_tail) - 1 + len(_PACKED_VIEW_KEY) + len(packed_view)
+    if size > MAX_FRAME:
+        raise FrameError(f"Message of {size} bytes exceeds the {MAX_FRAME}-byte frame cap.")
+    return b"".join(
+        (
+            _FRAME_LENGTH.pack(size),
+            bytes((0x80 | len(wire),)),
+            packed_head[1:],
+            _PACKED_VIEW_KEY,
+            packed_view,
+            packed_tail[1:],
+        )
+    )
 
 
 def _check_text(what: str, text: str, longest: int) -> None:
