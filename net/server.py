@@ -911,42 +911,63 @@ class TableServer:
             raise Refused("busy", *worded("busy_address", n=mine))
 
     async def _serve(self, client: _Client) -> None:
-        """Read and handle a client's messages until it leaves or is dropped."""
+        """Read and handle a client's messages until it leaves or is dropped.
+
+        A client silent for ``timing.idle_timeout`` seconds while the server waits
+        for its next frame is told ``bye`` (``"timeout"``) and closed.
+        """
         conn = client.conn
-        while not conn.closing:
-            try:
-                async with asyncio.timeout(self._timing.idle_timeout):
-                    raw = await conn.recv()
-            except TimeoutError:
-                conn.send(Bye("timeout").to_wire())
-                conn.close("timeout")
-                return
-            except FrameError as exc:
-                # The stream is out of step: no way to find the next frame.
-                self._send_error(conn, "bad_frame", str(exc))
-                conn.close("bad_frame")
-                return
-            except ConnectionLost:
-                return
-            if not client.bucket.take(self._clock()):
-                # Dropped unread: costs nothing but this refusal and a strike.
-                self._refuse(client, "slow_down", *worded("slow_messages"), seq=_seq_of(raw))
-            else:
+        silence = _Silence(self._timing.idle_timeout)
+        try:
+            while not conn.closing:
                 try:
-                    msg = parse_client_message(raw)
-                except BadMessage as exc:
-                    self._refuse(client, exc.code, exc.message, exc.params, _seq_of(raw))
-                else:
-                    if isinstance(msg, Bye):
-                        return
-                    await self._dispatch(client, msg)
-            if client.strikes >= self._timing.max_strikes:
-                log.warning("Dropping %s: %d refusals in a row.", conn.label, client.strikes)
-                conn.send(Bye("too_many_errors").to_wire())
-                conn.close("too_many_errors")
-                return
-            # A client with a backlog of buffered frames must not starve others.
-            await asyncio.sleep(0)
+                    silence.waiting = True
+                    try:
+                        raw = await conn.recv()
+                    finally:
+                        silence.waiting = False
+                except asyncio.CancelledError:
+                    if not silence.ended_wait():
+                        raise
+                    conn.send(Bye("timeout").to_wire())
+                    conn.close("timeout")
+                    return
+                except FrameError as exc:
+                    # The stream is out of step: no way to find the next frame.
+                    self._send_error(conn, "bad_frame", str(exc))
+                    conn.close("bad_frame")
+                    return
+                except ConnectionLost:
+                    return
+                if await self._handle_frame(client, raw):
+                    return
+                # A client with a backlog of buffered frames must not starve others.
+                await asyncio.sleep(0)
+        finally:
+            silence.close()
+
+    async def _handle_frame(self, client: _Client, raw: Wire) -> bool:
+        """Check and act on one frame from ``client``; True when its connection is done
+        (its ``bye``, or too many refusals in a row: then it is told and closed)."""
+        conn = client.conn
+        if not client.bucket.take(self._clock()):
+            # Dropped unread: costs nothing but this refusal and a strike.
+            self._refuse(client, "slow_down", *worded("slow_messages"), seq=_seq_of(raw))
+        else:
+            try:
+                msg = parse_client_message(raw)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, exc.params, _seq_of(raw))
+            else:
+                if isinstance(msg, Bye):
+                    return True
+                await self._dispatch(client, msg)
+        if client.strikes >= self._timing.max_strikes:
+            log.warning("Dropping %s: %d refusals in a row.", conn.label, client.strikes)
+            conn.send(Bye("too_many_errors").to_wire())
+            conn.close("too_many_errors")
+            return True
+        return False
 
     async def _dispatch(
         self,
@@ -957,7 +978,17 @@ class TableServer:
         ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
-        if isinstance(msg, Ping):
+        if isinstance(msg, ActionRequest):  # first: the message of every move
+            if client.seat is None:
+                self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
+            elif not self._seat_bucket(client.seat).take(self._clock()):
+                self._refuse(client, "slow_down", *worded("slow_moves"), seq=msg.seq)
+            else:
+                action = msg.action
+                await self._submit(
+                    client.seat, lambda: action, "client", origin=client, seq=msg.seq
+                )
+        elif isinstance(msg, Ping):
             client.conn.send(Pong().to_wire())
         elif isinstance(msg, Pong):
             pass
@@ -973,15 +1004,8 @@ class TableServer:
             await self._ask_price(client, msg)
         elif isinstance(msg, PriceNamed):
             await self._name_price(client, msg)
-        elif isinstance(msg, RematchAnswer):
-            await self._client_answer(client, msg.yes)
-        elif client.seat is None:
-            self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
-        elif not self._seat_bucket(client.seat).take(self._clock()):
-            self._refuse(client, "slow_down", *worded("slow_moves"), seq=msg.seq)
         else:
-            action = msg.action
-            await self._submit(client.seat, lambda: action, "client", origin=client, seq=msg.seq)
+            await self._client_answer(client, msg.yes)
 
     def _seat_bucket(self, seat: int) -> TokenBucket:
         """The seat's action budget, shared by all its connections, present and future."""
@@ -1203,7 +1227,11 @@ class TableServer:
         origin: _Client | None = None,
         seq: int | None = None,
     ) -> Outcome:
-        """The one path by which an action changes the match; see :data:`net.turns.Submit`."""
+        """The one path by which an action changes the match; see :data:`net.turns.Submit`.
+
+        ``origin``: the client whose message carried the action (its schema checked
+        it, :data:`net.messages.ACTION_SPEC`), answered with an ``ack`` of ``seq``;
+        ``None`` for the table's own moves (bots, defaults), checked here."""
         async with self._lock:
             if (
                 self._closing
@@ -1215,7 +1243,8 @@ class TableServer:
                 action = make_action()
                 if action is None:
                     return "skipped"
-                check_action(action)  # bots and defaults get a client's checks
+                if origin is None:  # bots and defaults get a client's checks (a client's
+                    check_action(action)  # action had them: ActionRequest's schema)
                 why: TableMoveReason | None = None
                 if source == "timeout":  # the table plays for the seat: say why
                     why = "away" if self._table.absent_since(seat) is not None else "time"
@@ -1420,6 +1449,71 @@ class TableServer:
         # Game sentences are passed through; cap them so one can't break the frame
         # (ErrorReply.to_wire keeps only the parameters its schema admits).
         conn.send(ErrorReply(code[:64], message[:1024], seq, params or None).to_wire())
+
+
+class _Silence:
+    """A connection's idle limit for its reading task: one timer for the connection's
+    life, pushed back lazily (not one per message). It fires at most once per
+    ``seconds`` while frames keep coming; when the task has been waiting for a frame
+    (:attr:`waiting`, set around each read) for ``seconds`` or more, it cancels the
+    task there, and :meth:`ended_wait` tells that cancellation from any other.
+
+    Args:
+        seconds: The idle limit (``Timing.idle_timeout``).
+
+    Create it in the reading task, on its event loop; :meth:`close` when done.
+    """
+
+    __slots__ = ("_cancelling", "_expired", "_loop", "_seconds", "_since", "_task", "_timer",
+                 "_waiting")  # fmt: skip
+
+    def __init__(self, seconds: float) -> None:
+        self._loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None, "a _Silence belongs to a reading task"
+        self._task = task
+        self._cancelling = task.cancelling()
+        self._seconds = seconds
+        self._since = self._loop.time()  # when the current wait began
+        self._waiting = False
+        self._expired = False
+        self._timer = self._loop.call_at(self._since + seconds, self._check)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the task is waiting for a frame now (set it before each read,
+        clear it after): silence counts from the moment it is set."""
+        return self._waiting
+
+    @waiting.setter
+    def waiting(self, value: bool) -> None:
+        if value:
+            self._since = self._loop.time()
+        self._waiting = value
+
+    def ended_wait(self) -> bool:
+        """In the task, on a :class:`asyncio.CancelledError` out of a read: True if it
+        is this limit's, and nothing else cancelled the task (then the task goes on);
+        False: let the cancellation through."""
+        if not self._expired:
+            return False
+        self._expired = False
+        return self._task.uncancel() <= self._cancelling
+
+    def close(self) -> None:
+        """Stop the timer."""
+        self._timer.cancel()
+
+    def _check(self) -> None:
+        """The timer: cancel a wait that has lasted the limit, else look again when the
+        current wait would reach it (or a whole limit from now, between waits)."""
+        now = self._loop.time()
+        due = self._since + self._seconds
+        if self._waiting and now >= due:
+            self._expired = True
+            self._task.cancel()
+            return
+        self._timer = self._loop.call_at(due if self._waiting else now + self._seconds, self._check)
 
 
 _Times = tuple[bytes, int | None, tuple[tuple[int, int], ...]]

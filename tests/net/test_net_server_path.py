@@ -4,13 +4,16 @@ an ack leaving with its view. Same frames, same refusals, same drops as before."
 
 from __future__ import annotations
 
+import asyncio
+
 import msgpack
 import pytest
 from test_net_server import Raw, serving
 
 from net.frames import MAX_FRAME, FrameError, encode
+from net.game import Wire
 from net.messages import View
-from net.server import encode_view
+from net.server import Timing, _Silence, encode_view
 
 
 @pytest.mark.parametrize(
@@ -54,3 +57,118 @@ async def test_each_recipient_gets_exactly_the_frame_of_its_own_view() -> None:
             wanted = encode(View(1, server._table.view(seat), None, ()).to_wire())
             assert got.endswith(wanted)  # the same bytes as encoding the view on its own
             assert msg["view"] == server._table.view(seat)
+
+
+# --- the idle limit: one deadline per connection, pushed back lazily -----------------
+
+
+async def _wait_in(silence: _Silence, until: asyncio.Event) -> str:
+    """A reading task's wait, as _serve does it: ``"frame"``, ``"silent"`` or cancelled."""
+    try:
+        silence.waiting = True
+        try:
+            await until.wait()
+        finally:
+            silence.waiting = False
+    except asyncio.CancelledError:
+        if not silence.ended_wait():
+            raise
+        return "silent"
+    return "frame"
+
+
+async def test_a_wait_as_long_as_the_limit_ends_as_silent() -> None:
+    async def reader() -> str:
+        silence = _Silence(0.05)
+        try:
+            return await _wait_in(silence, asyncio.Event())  # nothing ever comes
+        finally:
+            silence.close()
+
+    assert await asyncio.wait_for(reader(), 5) == "silent"
+
+
+async def test_frames_coming_within_the_limit_keep_the_reader_however_long() -> None:
+    """Waits of half the limit each, for ten limits in all: the timer is pushed back,
+    never fires on a wait, and the reader sees every frame."""
+    seen: list[str] = []
+
+    async def reader(frames: list[asyncio.Event]) -> None:
+        silence = _Silence(0.05)
+        try:
+            for frame in frames:
+                seen.append(await _wait_in(silence, frame))
+        finally:
+            silence.close()
+
+    frames = [asyncio.Event() for _ in range(20)]
+    task = asyncio.create_task(reader(frames))
+    for frame in frames:
+        await asyncio.sleep(0.025)
+        frame.set()
+    await asyncio.wait_for(task, 5)
+    assert seen == ["frame"] * 20
+
+
+async def test_the_time_between_waits_is_not_silence() -> None:
+    """Handling a frame (here 3 limits long) does not count: the next wait gets a whole limit."""
+
+    async def reader(frame: asyncio.Event) -> list[str]:
+        silence = _Silence(0.05)
+        try:
+            await asyncio.sleep(0.15)  # the server busy with the last frame, not waiting
+            return [await _wait_in(silence, frame)]
+        finally:
+            silence.close()
+
+    frame = asyncio.Event()
+    task = asyncio.create_task(reader(frame))
+    await asyncio.sleep(0.16)
+    frame.set()  # well within the limit of the wait, long after the last frame
+    assert await asyncio.wait_for(task, 5) == ["frame"]
+
+
+async def test_any_other_cancellation_goes_through() -> None:
+    started = asyncio.Event()
+
+    async def reader() -> str:
+        silence = _Silence(60.0)
+        started.set()
+        try:
+            return await _wait_in(silence, asyncio.Event())
+        finally:
+            silence.close()
+
+    task = asyncio.create_task(reader())
+    await started.wait()
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_a_client_whose_action_is_slow_to_log_is_not_dropped_as_silent() -> None:
+    """The idle limit counts while the server waits for a frame, not while it handles one."""
+    gate = asyncio.Event()
+    logged: list[Wire] = []
+
+    async def slow_log(seat: int, action: Wire) -> None:
+        logged.append(action)
+        await gate.wait()
+
+    timing = Timing(ping_interval=60.0, idle_timeout=0.5, close_timeout=0.5)
+    async with serving(on_action=slow_log, timing=timing) as server:
+        a = await Raw.open(server.port)
+        b = await Raw.open(server.port)
+        await a.hello("A")
+        await b.hello("B")
+        await server.start()
+        await a.read_until(lambda m: m.get("type") == "view")
+        await a.send({"type": "action", "seq": 1, "action": {"add": 2}})
+        async with asyncio.timeout(2):
+            while not logged:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(1.2)  # over two idle limits inside the action's handling
+        gate.set()
+        assert await a.read_until(lambda m: m.get("type") == "ack") == {"type": "ack", "seq": 1}
+        assert server.seats()[0].connected
