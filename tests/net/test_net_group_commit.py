@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import struct
 import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -62,14 +63,19 @@ class SlowDisk:
 
 
 def spy_sends(monkeypatch: pytest.MonkeyPatch, events: list[Event]) -> None:
-    """Log ``("sent", type, rev or seq)`` for every ack and view put in a send queue."""
+    """Log ``("sent", type, rev or seq)`` for every ack and view put in a send queue
+    (one put may carry several frames: an action's ack and view leave together)."""
     real = FramedConnection._put
 
-    def put(conn: FramedConnection, frame: bytes) -> bool:
-        msg = msgpack.unpackb(frame[4:])
-        if msg.get("type") in ("ack", "view"):
-            events.append(("sent", msg["type"], msg.get("rev", msg.get("seq"))))
-        return real(conn, frame)
+    def put(conn: FramedConnection, frames: bytes) -> bool:
+        at = 0
+        while at < len(frames):
+            (size,) = struct.unpack_from(">I", frames, at)
+            msg = msgpack.unpackb(frames[at + 4 : at + 4 + size])
+            at += 4 + size
+            if msg.get("type") in ("ack", "view"):
+                events.append(("sent", msg["type"], msg.get("rev", msg.get("seq"))))
+        return real(conn, frames)
 
     monkeypatch.setattr(FramedConnection, "_put", put)
 
@@ -468,3 +474,20 @@ def test_a_loop_that_cannot_be_weakly_referenced_never_waits() -> None:
         assert recorder_module._budget_of(real) is recorder_module._budget_of(real)
     finally:
         real.close()
+
+
+async def test_frames_following_one_another_to_a_connection_leave_as_one_write() -> None:
+    """An action's ack and view go to its sender in one write (one system call);
+    the order of everything, closes included, is kept."""
+    box = Outbox(lambda _exc: None)
+    sender, other = _Conn(), _Conn()
+    a, b = cast(FramedConnection, sender), cast(FramedConnection, other)
+    durable: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(durable)
+    for conn, frame in [(a, b"ack"), (a, b"view"), (b, b"view"), (a, b"chat"), (a, None),
+                        (b, b"x"), (b, b"y"), (b, b"z")]:  # fmt: skip
+        assert box.hold(conn, frame)
+    durable.set_result(None)
+    await asyncio.sleep(0)
+    assert sender.got == [b"ackview", b"chat", None]
+    assert other.got == [b"view", b"xyz"]
