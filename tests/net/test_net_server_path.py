@@ -8,12 +8,14 @@ import asyncio
 
 import msgpack
 import pytest
+from test_net_hardening import fish_hello, seated, table
 from test_net_server import Raw, serving
 
 from net.frames import MAX_FRAME, FrameError, encode
 from net.game import Wire
 from net.messages import View
 from net.server import Timing, _Silence, encode_view
+from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 
 
 @pytest.mark.parametrize(
@@ -172,3 +174,29 @@ async def test_a_client_whose_action_is_slow_to_log_is_not_dropped_as_silent() -
         gate.set()
         assert await a.read_until(lambda m: m.get("type") == "ack") == {"type": "ack", "seq": 1}
         assert server.seats()[0].connected
+
+
+# --- the keeper's timers ------------------------------------------------------------
+
+
+async def test_a_move_rearms_only_the_timers_whose_deadline_moved() -> None:
+    """Both seats are waited on in the fill, each with a limit counted from its own last
+    move: seat 0's moves end and restart its own wait only; seat 1's timer, for the same
+    deadline all along, stays the one set first."""
+    async with table(PoissonnierGame(), turn_timeout=30.0, auto_start=True) as server:
+        ana, _ = await seated(server.port, fish_hello("Ana"))
+        bea, _ = await seated(server.port, fish_hello("Bea"))
+        await ana.until("view")
+        first = dict(server._keeper._timers)
+        assert set(first) == {0, 1}
+        reply = await ana.answer({"type": "action", "seq": 1, "action": {"type": "ready"}})
+        assert reply == {"type": "ack", "seq": 1}
+        assert set(server._keeper._timers) == {1} and first[0][1].cancelled()  # not waited on
+        reply = await ana.answer({"type": "action", "seq": 2, "action": {"type": "unready"}})
+        assert reply == {"type": "ack", "seq": 2}
+        now = server._keeper._timers
+        assert now[0][0] > first[0][0] and now[0][0] == server._keeper.deadline(0)  # anew
+        assert now[1] is first[1] and not first[1][1].cancelled()  # kept, for the same time
+        assert now[1][0] == server._keeper.deadline(1)
+        ana.close()
+        bea.close()
