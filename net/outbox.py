@@ -87,6 +87,16 @@ class Outbox:
         self._waits[-1][1].append((conn, frame))
         return True
 
+    def send_all(self, frames: list[tuple[FramedConnection, bytes]]) -> None:
+        """Send each ``(connection, frame)`` as its ``send_frame`` would (a connection
+        closing discards it), held at once as one batch while a record is pending: a
+        broadcast to every spectator costs one step, not one per recipient."""
+        if not self._waits or self._failed:
+            for conn, frame in frames:
+                conn.send_frame(frame)
+            return
+        self._waits[-1][1].extend((conn, frame) for conn, frame in frames if not conn.closing)
+
     async def drained(self) -> None:
         """Wait until no record is pending (every frame held has been let go or dropped)."""
         await self._idle.wait()

@@ -1384,6 +1384,7 @@ class TableServer:
             log.exception("Cannot read the time limits for the views.")
             return
         frames: dict[int | None, tuple[bytes, bytes] | None] = {}
+        out: list[tuple[FramedConnection, bytes]] = []
         for client in self._clients:
             seat = client.seat
             if seat not in frames:
@@ -1391,7 +1392,8 @@ class TableServer:
             shown = frames[seat]
             if shown is not None and shown[0] != client.last_view:
                 client.last_view = shown[0]
-                client.conn.send_frame(shown[1])
+                out.append((client.conn, shown[1]))
+        self._outbox.send_all(out)
 
     def _times(self, now: float) -> _Times:
         """What every view frame built at ``now`` (the keeper's clock) says of time:

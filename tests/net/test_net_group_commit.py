@@ -491,3 +491,35 @@ async def test_frames_following_one_another_to_a_connection_leave_as_one_write()
     await asyncio.sleep(0)
     assert sender.got == [b"ackview", b"chat", None]
     assert other.got == [b"view", b"xyz"]
+
+
+class _Peer(_Conn):
+    """A connection that may be closing, and records what it was sent directly."""
+
+    def __init__(self, closing: bool = False) -> None:
+        super().__init__()
+        self.closing = closing
+        self.sent: list[bytes] = []
+
+    def send_frame(self, frame: bytes) -> bool:
+        if self.closing:
+            return False
+        self.sent.append(frame)
+        return True
+
+
+async def test_a_broadcast_is_held_as_one_batch_and_a_closing_connection_gets_nothing() -> None:
+    box = Outbox(lambda _exc: None)
+    seat, watcher, leaving = _Peer(), _Peer(), _Peer(closing=True)
+    conns = [cast(FramedConnection, p) for p in (seat, watcher, leaving)]
+    box.send_all([(c, b"v0") for c in conns])  # nothing pending: each sent as send_frame does
+    assert (seat.sent, watcher.sent, leaving.sent) == ([b"v0"], [b"v0"], [])
+    durable: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(durable)
+    assert box.hold(conns[0], b"ack")
+    box.send_all([(c, b"v1") for c in conns])
+    assert (seat.got, watcher.got, leaving.got) == ([], [], [])  # held until durable
+    durable.set_result(None)
+    await asyncio.sleep(0)
+    assert (seat.got, watcher.got, leaving.got) == ([b"ackv1"], [b"v1"], [])
+    assert seat.sent == [b"v0"]  # the held ones went through release, not send_frame
