@@ -1542,7 +1542,7 @@ def encode_view(frame: View, packed_view: bytes) -> bytes:
             field cannot be encoded.
     """
     wire = frame.to_wire()
-    if len(wire) > 15:  # not a fixmap (no such View today): the plain way
+    if len(wire) > 15 or "view" not in wire:  # no such View today: the plain way
         return encode(wire)
     head: dict[str, Any] = {}
     tail: dict[str, Any] = {}
