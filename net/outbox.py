@@ -95,7 +95,7 @@ class Outbox:
             for conn, frame in frames:
                 conn.send_frame(frame)
             return
-        self._waits[-1][1].extend((conn, frame) for conn, frame in frames if not conn.closing)
+        self._waits[-1][1].extend([sent for sent in frames if not sent[0].closing])
 
     async def drained(self) -> None:
         """Wait until no record is pending (every frame held has been let go or dropped)."""
