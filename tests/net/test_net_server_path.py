@@ -9,13 +9,15 @@ import asyncio
 import msgpack
 import pytest
 from test_net_hardening import fish_hello, seated, table
-from test_net_server import Raw, serving
+from test_net_server import Raw, close_raws, serving
 
 from net.frames import MAX_FRAME, FrameError, encode
 from net.game import Wire
 from net.messages import View
 from net.server import Timing, _Silence, encode_view
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+
+__all__ = ["close_raws"]  # test_net_server's autouse fixture: this module's Raws closed too
 
 
 @pytest.mark.parametrize(
