@@ -16,6 +16,9 @@ record and every one before it is durable. So:
   still close), and the server is told to close the table.
 
 With no record pending, frames go straight to their connection's queue.
+Frames let go together that follow one another to the same connection (an
+action's ack and view) are handed to it as one write: one system call, one
+place in its queue.
 """
 
 from __future__ import annotations
@@ -84,6 +87,16 @@ class Outbox:
         self._waits[-1][1].append((conn, frame))
         return True
 
+    def send_all(self, frames: list[tuple[FramedConnection, bytes]]) -> None:
+        """Send each ``(connection, frame)`` as its ``send_frame`` would (a connection
+        closing discards it), held at once as one batch while a record is pending: a
+        broadcast to every spectator costs one step, not one per recipient."""
+        if not self._waits or self._failed:
+            for conn, frame in frames:
+                conn.send_frame(frame)
+            return
+        self._waits[-1][1].extend([sent for sent in frames if not sent[0].closing])
+
     async def drained(self) -> None:
         """Wait until no record is pending (every frame held has been let go or dropped)."""
         await self._idle.wait()
@@ -110,8 +123,7 @@ class Outbox:
                 self._idle.set()
                 self._on_failure(error)
                 return
-            for conn, frame in held:
-                conn.release(frame)
+            _release(held)
         if not self._waits:
             self._idle.set()
 
@@ -121,6 +133,26 @@ def _failure(durable: asyncio.Future[None]) -> BaseException | None:
     if durable.cancelled():
         return asyncio.CancelledError()
     return durable.exception()
+
+
+def _release(held: _Held) -> None:
+    """Let ``held`` go, in order; frames sent one after another to the same
+    connection (an action's ack, then its view) go to it as one write."""
+    run: list[bytes] = []
+    to: FramedConnection | None = None
+    for conn, frame in held:
+        if frame is not None and conn is to:
+            run.append(frame)
+            continue
+        if to is not None:
+            to.release(run[0] if len(run) == 1 else b"".join(run))
+        if frame is None:
+            conn.release(None)
+            to = None
+        else:
+            to, run = conn, [frame]
+    if to is not None:
+        to.release(run[0] if len(run) == 1 else b"".join(run))
 
 
 def _close_only(held: _Held) -> None:

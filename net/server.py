@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import struct
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
 from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
 from net.frames import (
     CLIENT_LIMITS,
+    MAX_FRAME,
     PROTOCOL_VERSION,
     ConnectionLost,
     FrameError,
@@ -909,42 +911,63 @@ class TableServer:
             raise Refused("busy", *worded("busy_address", n=mine))
 
     async def _serve(self, client: _Client) -> None:
-        """Read and handle a client's messages until it leaves or is dropped."""
+        """Read and handle a client's messages until it leaves or is dropped.
+
+        A client silent for ``timing.idle_timeout`` seconds while the server waits
+        for its next frame is told ``bye`` (``"timeout"``) and closed.
+        """
         conn = client.conn
-        while not conn.closing:
-            try:
-                async with asyncio.timeout(self._timing.idle_timeout):
-                    raw = await conn.recv()
-            except TimeoutError:
-                conn.send(Bye("timeout").to_wire())
-                conn.close("timeout")
-                return
-            except FrameError as exc:
-                # The stream is out of step: no way to find the next frame.
-                self._send_error(conn, "bad_frame", str(exc))
-                conn.close("bad_frame")
-                return
-            except ConnectionLost:
-                return
-            if not client.bucket.take(self._clock()):
-                # Dropped unread: costs nothing but this refusal and a strike.
-                self._refuse(client, "slow_down", *worded("slow_messages"), seq=_seq_of(raw))
-            else:
+        silence = _Silence(self._timing.idle_timeout)
+        try:
+            while not conn.closing:
                 try:
-                    msg = parse_client_message(raw)
-                except BadMessage as exc:
-                    self._refuse(client, exc.code, exc.message, exc.params, _seq_of(raw))
-                else:
-                    if isinstance(msg, Bye):
-                        return
-                    await self._dispatch(client, msg)
-            if client.strikes >= self._timing.max_strikes:
-                log.warning("Dropping %s: %d refusals in a row.", conn.label, client.strikes)
-                conn.send(Bye("too_many_errors").to_wire())
-                conn.close("too_many_errors")
-                return
-            # A client with a backlog of buffered frames must not starve others.
-            await asyncio.sleep(0)
+                    silence.waiting = True
+                    try:
+                        raw = await conn.recv()
+                    finally:
+                        silence.waiting = False
+                except asyncio.CancelledError:
+                    if not silence.ended_wait():
+                        raise
+                    conn.send(Bye("timeout").to_wire())
+                    conn.close("timeout")
+                    return
+                except FrameError as exc:
+                    # The stream is out of step: no way to find the next frame.
+                    self._send_error(conn, "bad_frame", str(exc))
+                    conn.close("bad_frame")
+                    return
+                except ConnectionLost:
+                    return
+                if await self._handle_frame(client, raw):
+                    return
+                # A client with a backlog of buffered frames must not starve others.
+                await asyncio.sleep(0)
+        finally:
+            silence.close()
+
+    async def _handle_frame(self, client: _Client, raw: Wire) -> bool:
+        """Check and act on one frame from ``client``; True when its connection is done
+        (its ``bye``, or too many refusals in a row: then it is told and closed)."""
+        conn = client.conn
+        if not client.bucket.take(self._clock()):
+            # Dropped unread: costs nothing but this refusal and a strike.
+            self._refuse(client, "slow_down", *worded("slow_messages"), seq=_seq_of(raw))
+        else:
+            try:
+                msg = parse_client_message(raw)
+            except BadMessage as exc:
+                self._refuse(client, exc.code, exc.message, exc.params, _seq_of(raw))
+            else:
+                if isinstance(msg, Bye):
+                    return True
+                await self._dispatch(client, msg)
+        if client.strikes >= self._timing.max_strikes:
+            log.warning("Dropping %s: %d refusals in a row.", conn.label, client.strikes)
+            conn.send(Bye("too_many_errors").to_wire())
+            conn.close("too_many_errors")
+            return True
+        return False
 
     async def _dispatch(
         self,
@@ -955,7 +978,17 @@ class TableServer:
         ),
     ) -> None:
         # Pings and pongs never clear strikes: a flooder cannot hide behind them.
-        if isinstance(msg, Ping):
+        if isinstance(msg, ActionRequest):  # first: the message of every move
+            if client.seat is None:
+                self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
+            elif not self._seat_bucket(client.seat).take(self._clock()):
+                self._refuse(client, "slow_down", *worded("slow_moves"), seq=msg.seq)
+            else:
+                action = msg.action
+                await self._submit(
+                    client.seat, lambda: action, "client", origin=client, seq=msg.seq
+                )
+        elif isinstance(msg, Ping):
             client.conn.send(Pong().to_wire())
         elif isinstance(msg, Pong):
             pass
@@ -971,15 +1004,8 @@ class TableServer:
             await self._ask_price(client, msg)
         elif isinstance(msg, PriceNamed):
             await self._name_price(client, msg)
-        elif isinstance(msg, RematchAnswer):
-            await self._client_answer(client, msg.yes)
-        elif client.seat is None:
-            self._refuse(client, "not_a_player", *worded("spectator_plays"), seq=msg.seq)
-        elif not self._seat_bucket(client.seat).take(self._clock()):
-            self._refuse(client, "slow_down", *worded("slow_moves"), seq=msg.seq)
         else:
-            action = msg.action
-            await self._submit(client.seat, lambda: action, "client", origin=client, seq=msg.seq)
+            await self._client_answer(client, msg.yes)
 
     def _seat_bucket(self, seat: int) -> TokenBucket:
         """The seat's action budget, shared by all its connections, present and future."""
@@ -1201,7 +1227,11 @@ class TableServer:
         origin: _Client | None = None,
         seq: int | None = None,
     ) -> Outcome:
-        """The one path by which an action changes the match; see :data:`net.turns.Submit`."""
+        """The one path by which an action changes the match; see :data:`net.turns.Submit`.
+
+        ``origin``: the client whose message carried the action (its schema checked
+        it, :data:`net.messages.ACTION_SPEC`), answered with an ``ack`` of ``seq``;
+        ``None`` for the table's own moves (bots, defaults), checked here."""
         async with self._lock:
             if (
                 self._closing
@@ -1213,7 +1243,8 @@ class TableServer:
                 action = make_action()
                 if action is None:
                     return "skipped"
-                check_action(action)  # bots and defaults get a client's checks
+                if origin is None:  # bots and defaults get a client's checks (a client's
+                    check_action(action)  # action had them: ActionRequest's schema)
                 why: TableMoveReason | None = None
                 if source == "timeout":  # the table plays for the seat: say why
                     why = "away" if self._table.absent_since(seat) is not None else "time"
@@ -1342,32 +1373,54 @@ class TableServer:
         """Send each client its view, only if what it may see changed since its last one.
 
         Nothing goes to a client whose view and time limit are as it last saw
-        them: another seat's private move (R15) must not even be heard of.
+        them: another seat's private move (R15) must not even be heard of. Each
+        seat's view (and the spectators' one) is built and packed once for all
+        its recipients, and the time limits once for everyone.
         """
-        frames: dict[int | None, tuple[bytes, bytes] | None] = {}
         now = self._keeper.now()  # one clock read: every screen counts down the same time
+        try:
+            times = self._times(now)
+        except Exception:
+            log.exception("Cannot read the time limits for the views.")
+            return
+        frames: dict[int | None, tuple[bytes, bytes] | None] = {}
+        out: list[tuple[FramedConnection, bytes]] = []
         for client in self._clients:
-            if client.seat not in frames:
-                frames[client.seat] = self._view_frame(client.seat, now)
-            shown = frames[client.seat]
+            seat = client.seat
+            if seat not in frames:
+                frames[seat] = self._view_frame(seat, now, times)
+            shown = frames[seat]
             if shown is not None and shown[0] != client.last_view:
                 client.last_view = shown[0]
-                client.conn.send_frame(shown[1])
+                out.append((client.conn, shown[1]))
+        self._outbox.send_all(out)
 
-    def _view_frame(self, seat: int | None, now: float) -> tuple[bytes, bytes] | None:
+    def _times(self, now: float) -> _Times:
+        """What every view frame built at ``now`` (the keeper's clock) says of time:
+        the bytes of the time limit and the offers' deadlines (to tell whether they
+        changed), the milliseconds left on the limit, and on each offer (§4)."""
+        due = self._keeper.countdown()
+        answers = self._answers.deadlines()  # public: the same for everyone (§4)
+        said: bytes = msgpack.packb([due, sorted(answers.items())], use_bin_type=True)
+        ends_in = None if due is None else max(0, round((due - now) * 1000))
+        return said, ends_in, tuple(self._answers.left_ms(now))
+
+    def _view_frame(
+        self, seat: int | None, now: float, times: _Times | None = None
+    ) -> tuple[bytes, bytes] | None:
         """``(what it shows, frame)``: the ``view`` frame for ``seat``, the only game
-        data that leaves, and the bytes of its view and deadline, to tell whether
+        data that leaves, and the bytes of its view and deadlines, to tell whether
         anything the recipient may see changed. ``now`` (the keeper's clock) is when
         the frame is sent: the time left in it is counted from then, so frames built
-        with the same ``now`` tell every recipient the same time left."""
+        with the same ``now`` tell every recipient the same time left. ``times``:
+        :meth:`_times` at ``now``, if already read. The view is packed once, for both.
+        ``None`` (and a log entry) when the view cannot be built or sent."""
         try:
+            said, ends_in, left = self._times(now) if times is None else times
             view = self._table.view(seat)
-            due = self._keeper.countdown()
-            answers = self._answers.deadlines()  # public: the same for everyone (§4)
-            shown: bytes = msgpack.packb([view, due, sorted(answers.items())], use_bin_type=True)
-            ends_in = None if due is None else max(0, round((due - now) * 1000))
-            frame = View(self._table.rev, view, ends_in, tuple(self._answers.left_ms(now)))
-            return shown, encode(frame.to_wire())
+            packed: bytes = msgpack.packb(view, use_bin_type=True)
+            frame = encode_view(View(self._table.rev, view, ends_in, left), packed)
+            return packed + said, frame
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)
             return None
@@ -1398,6 +1451,127 @@ class TableServer:
         # Game sentences are passed through; cap them so one can't break the frame
         # (ErrorReply.to_wire keeps only the parameters its schema admits).
         conn.send(ErrorReply(code[:64], message[:1024], seq, params or None).to_wire())
+
+
+class _Silence:
+    """A connection's idle limit for its reading task: one timer for the connection's
+    life, pushed back lazily (not one per message). It fires at most once per
+    ``seconds`` while frames keep coming; when the task has been waiting for a frame
+    (:attr:`waiting`, set around each read) for ``seconds`` or more, it cancels the
+    task there, and :meth:`ended_wait` tells that cancellation from any other.
+
+    Args:
+        seconds: The idle limit (``Timing.idle_timeout``).
+
+    Create it in the reading task, on its event loop; :meth:`close` when done.
+    """
+
+    __slots__ = ("_cancelling", "_expired", "_loop", "_seconds", "_since", "_task", "_timer",
+                 "_waiting")  # fmt: skip
+
+    def __init__(self, seconds: float) -> None:
+        self._loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None, "a _Silence belongs to a reading task"
+        self._task = task
+        self._cancelling = task.cancelling()
+        self._seconds = seconds
+        self._since = self._loop.time()  # when the current wait began
+        self._waiting = False
+        self._expired = False
+        self._timer = self._loop.call_at(self._since + seconds, self._check)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the task is waiting for a frame now (set it before each read,
+        clear it after): silence counts from the moment it is set."""
+        return self._waiting
+
+    @waiting.setter
+    def waiting(self, value: bool) -> None:
+        if value:
+            self._since = self._loop.time()
+        self._waiting = value
+
+    def ended_wait(self) -> bool:
+        """In the task, on a :class:`asyncio.CancelledError` out of a read: True if it
+        is this limit's, and nothing else cancelled the task (then the task goes on);
+        False: let the cancellation through."""
+        if not self._expired:
+            return False
+        self._expired = False
+        return self._task.uncancel() <= self._cancelling
+
+    def close(self) -> None:
+        """Stop the timer."""
+        self._timer.cancel()
+
+    def _check(self) -> None:
+        """The timer: cancel a wait that has lasted the limit, else look again when the
+        current wait would reach it (or a whole limit from now, between waits)."""
+        now = self._loop.time()
+        due = self._since + self._seconds
+        if self._waiting and now >= due:
+            self._expired = True
+            self._task.cancel()
+            return
+        self._timer = self._loop.call_at(due if self._waiting else now + self._seconds, self._check)
+
+
+_Times = tuple[bytes, int | None, tuple[tuple[int, int], ...]]
+"""See :meth:`TableServer._times`."""
+
+_PACKED_VIEW_KEY: Final = msgpack.packb("view")
+_FRAME_LENGTH: Final = struct.Struct(">I")
+
+
+def encode_view(frame: View, packed_view: bytes) -> bytes:
+    """``encode(frame.to_wire())``, byte for byte, from the view map's msgpack bytes
+    already packed (``msgpack.packb(frame.view, use_bin_type=True)``): the server packs
+    each view once, for the frame and to tell whether it changed.
+
+    Args:
+        frame: The message; its ``view`` is not packed again.
+        packed_view: The bytes of ``frame.view``.
+
+    Returns:
+        The complete frame, length prefix included (:func:`net.frames.encode`).
+
+    Raises:
+        FrameError: the payload is over :data:`net.frames.MAX_FRAME` bytes, or a
+            field cannot be encoded.
+    """
+    wire = frame.to_wire()
+    if len(wire) > 15 or "view" not in wire:  # no such View today: the plain way
+        return encode(wire)
+    head: dict[str, Any] = {}
+    tail: dict[str, Any] = {}
+    part = head
+    for key, value in wire.items():  # the map's keys, in encode's order
+        if key == "view":
+            part = tail
+        else:
+            part[key] = value
+    try:
+        packed_head: bytes = msgpack.packb(head, use_bin_type=True)
+        packed_tail: bytes = msgpack.packb(tail, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise FrameError(f"Cannot encode message: {exc}.") from exc
+    # A map of under 16 pairs has a one-byte header (fixmap): the pairs of both
+    # parts, with the view's between them, under one header make the whole map.
+    size = len(packed_head) + len(packed_tail) - 1 + len(_PACKED_VIEW_KEY) + len(packed_view)
+    if size > MAX_FRAME:
+        raise FrameError(f"Message of {size} bytes exceeds the {MAX_FRAME}-byte frame cap.")
+    return b"".join(
+        (
+            _FRAME_LENGTH.pack(size),
+            bytes((0x80 | len(wire),)),
+            packed_head[1:],
+            _PACKED_VIEW_KEY,
+            packed_view,
+            packed_tail[1:],
+        )
+    )
 
 
 def _check_text(what: str, text: str, longest: int) -> None:

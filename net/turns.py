@@ -151,7 +151,7 @@ class TurnKeeper:
         self._since: dict[int, float] = {}  # seat -> when its current wait began
         self._steps: dict[Hashable, float] = {}  # StepLimit.step -> when it began
         self._fired: set[int] = set()  # seats whose current wait already timed out
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._timers: dict[int, tuple[float, asyncio.TimerHandle]] = {}  # seat -> (due, timer)
         self._bots: dict[int, asyncio.Task[None]] = {}
         self._driving: dict[int, Agent] = {}  # seat -> the agent its driver asks
         self._volunteering: dict[int, asyncio.Task[None]] = {}  # seat -> its unasked chance
@@ -183,7 +183,7 @@ class TurnKeeper:
                 self._fired.discard(seat)
         for seat in list(self._timers):
             if seat not in waiting:
-                self._timers.pop(seat).cancel()
+                self._timers.pop(seat)[1].cancel()
         steps: set[Hashable] = set()
         for seat in waiting:
             limit = self._limit(seat)
@@ -196,7 +196,8 @@ class TurnKeeper:
         for seat in waiting:
             self._since.setdefault(seat, now)
             self._arm(seat, now)
-        for seat, agent in self._table.bots().items():
+        bots = self._table.bots()
+        for seat, agent in bots.items():
             # A new agent on the seat (the host swapped bots) gets its own
             # driver; the old one sees it was replaced and stops.
             if seat in waiting and (seat not in self._bots or self._driving[seat] is not agent):
@@ -205,7 +206,7 @@ class TurnKeeper:
                     self._drive(seat, agent), name=f"bot seat {seat}"
                 )
         free = self._table.volunteers()
-        for seat, agent in self._table.bots().items():
+        for seat, agent in bots.items():
             if seat in free and seat not in self._volunteering:
                 self._volunteering[seat] = asyncio.create_task(
                     self._volunteer(seat, agent), name=f"bot seat {seat} (unasked)"
@@ -268,7 +269,7 @@ class TurnKeeper:
         A bot thread still running is left to finish; its move is dropped.
         """
         self._closed = True
-        for timer in self._timers.values():
+        for _due, timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
         for task in [*self._bots.values(), *self._volunteering.values(), *self._expiries]:
@@ -279,14 +280,21 @@ class TurnKeeper:
     # --- deadlines ----------------------------------------------------------
 
     def _arm(self, seat: int, now: float) -> None:
-        old = self._timers.pop(seat, None)
-        if old is not None:
-            old.cancel()
+        """Set ``seat``'s timer for its deadline (none if it has none, or its wait
+        already timed out). A timer already set for that very deadline is kept: most
+        changes move no one's deadline, and a timer costs a heap entry each time."""
         due = self.deadline(seat)
+        old = self._timers.get(seat)
+        if old is not None:
+            if due is not None and old[0] == due and seat not in self._fired:
+                return
+            del self._timers[seat]
+            old[1].cancel()
         if due is None or seat in self._fired:
             return
         loop = asyncio.get_running_loop()
-        self._timers[seat] = loop.call_later(max(0.0, due - now), self._expire_soon, seat)
+        timer = loop.call_later(max(0.0, due - now), self._expire_soon, seat)
+        self._timers[seat] = (due, timer)
 
     def _expire_soon(self, seat: int) -> None:
         self._timers.pop(seat, None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import struct
 import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -62,14 +63,19 @@ class SlowDisk:
 
 
 def spy_sends(monkeypatch: pytest.MonkeyPatch, events: list[Event]) -> None:
-    """Log ``("sent", type, rev or seq)`` for every ack and view put in a send queue."""
+    """Log ``("sent", type, rev or seq)`` for every ack and view put in a send queue
+    (one put may carry several frames: an action's ack and view leave together)."""
     real = FramedConnection._put
 
-    def put(conn: FramedConnection, frame: bytes) -> bool:
-        msg = msgpack.unpackb(frame[4:])
-        if msg.get("type") in ("ack", "view"):
-            events.append(("sent", msg["type"], msg.get("rev", msg.get("seq"))))
-        return real(conn, frame)
+    def put(conn: FramedConnection, frames: bytes) -> bool:
+        at = 0
+        while at < len(frames):
+            (size,) = struct.unpack_from(">I", frames, at)
+            msg = msgpack.unpackb(frames[at + 4 : at + 4 + size])
+            at += 4 + size
+            if msg.get("type") in ("ack", "view"):
+                events.append(("sent", msg["type"], msg.get("rev", msg.get("seq"))))
+        return real(conn, frames)
 
     monkeypatch.setattr(FramedConnection, "_put", put)
 
@@ -478,3 +484,52 @@ def test_a_loop_that_cannot_be_weakly_referenced_never_waits() -> None:
         assert recorder_module._budget_of(real) is recorder_module._budget_of(real)
     finally:
         real.close()
+
+
+async def test_frames_following_one_another_to_a_connection_leave_as_one_write() -> None:
+    """An action's ack and view go to its sender in one write (one system call);
+    the order of everything, closes included, is kept."""
+    box = Outbox(lambda _exc: None)
+    sender, other = _Conn(), _Conn()
+    a, b = cast(FramedConnection, sender), cast(FramedConnection, other)
+    durable: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(durable)
+    for conn, frame in [(a, b"ack"), (a, b"view"), (b, b"view"), (a, b"chat"), (a, None),
+                        (b, b"x"), (b, b"y"), (b, b"z")]:  # fmt: skip
+        assert box.hold(conn, frame)
+    durable.set_result(None)
+    await asyncio.sleep(0)
+    assert sender.got == [b"ackview", b"chat", None]
+    assert other.got == [b"view", b"xyz"]
+
+
+class _Peer(_Conn):
+    """A connection that may be closing, and records what it was sent directly."""
+
+    def __init__(self, closing: bool = False) -> None:
+        super().__init__()
+        self.closing = closing
+        self.sent: list[bytes] = []
+
+    def send_frame(self, frame: bytes) -> bool:
+        if self.closing:
+            return False
+        self.sent.append(frame)
+        return True
+
+
+async def test_a_broadcast_is_held_as_one_batch_and_a_closing_connection_gets_nothing() -> None:
+    box = Outbox(lambda _exc: None)
+    seat, watcher, leaving = _Peer(), _Peer(), _Peer(closing=True)
+    conns = [cast(FramedConnection, p) for p in (seat, watcher, leaving)]
+    box.send_all([(c, b"v0") for c in conns])  # nothing pending: each sent as send_frame does
+    assert (seat.sent, watcher.sent, leaving.sent) == ([b"v0"], [b"v0"], [])
+    durable: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(durable)
+    assert box.hold(conns[0], b"ack")
+    box.send_all([(c, b"v1") for c in conns])
+    assert (seat.got, watcher.got, leaving.got) == ([], [], [])  # held until durable
+    durable.set_result(None)
+    await asyncio.sleep(0)
+    assert (seat.got, watcher.got, leaving.got) == ([b"ackv1"], [b"v1"], [])
+    assert seat.sent == [b"v0"]  # the held ones went through release, not send_frame
