@@ -195,7 +195,7 @@ def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
     if len(payload) > MAX_FRAME:
         return None
     kinds = payload.translate(_DECODED_KINDS)
-    if not _decoded_plain(payload, kinds, 0, len(payload)):
+    if 2 in kinds and not _decoded_plain(payload, kinds, 0, len(payload)):
         return None
     try:
         value = msgpack.unpackb(payload, **_SERVER_OPTIONS)

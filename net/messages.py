@@ -790,22 +790,27 @@ def parse_server_frame(payload: bytes) -> ServerMessage:
     anything else, every refusal included, is decided by that reference, which
     words the error. The free-form data of a view is not walked:
 
-    * when the bytes hold no float, bin, ext or uint 64 token, plain msgpack
-      decoding builds only exact plain types within every size bound
-      (:func:`net.frames.decode_plain`), so only the depth is left, and not
-      even that when the frame holds at most 64 maps and lists (a 1.3 kB view
-      of the bench: 55-60): ≈ 16 µs for such a view, against ≈ 19 µs with the
-      depth walk and ≈ 36 µs for the reference (its unpacking alone: ≈ 12.5);
-    * otherwise (a byte such as 0xc8 in ``rev`` 200, an ack's ``seq`` or a text
-      is enough: one bench frame in 15), the map is read one field at a time,
-      with the reference's own options and limits, so that each field's bytes are
-      known (:func:`net.frames.decode_fields`), and the same holds of the free-form
-      fields' own bytes (:func:`_fields_table`); other fields are checked by exact
-      types, and unknown ones are not checked, as by the reference: ≈ 15.5 µs
-      for such a view (≈ 12.8 when the whole frame's bytes prove it), against
-      ≈ 20-23 µs before;
-    * when a free-form field's own bytes hold such a byte, its data is encoded
-      again and its tokens read (:class:`net.schema.PlainDecoded`).
+    * when the bytes hold no float, bin, ext or uint 64 token, msgpack decoding
+      with the reference's own options builds only exact plain types within
+      every size bound (:func:`net.frames.decode_plain`), so only the depth is
+      left, and not even that when the frame holds at most 64 maps and lists (a
+      1.3 kB view of the bench: 55-60): ≈ 15 µs for such a view, against ≈ 35 µs
+      for the reference (its unpacking alone: ≈ 12). A byte that could begin one
+      of those tokens is no doubt where the next bytes rule it out (0xc4-0xc9 not
+      followed by a zero length, which the options would refuse; 0xcf not
+      followed by a byte of at least 0x80; 0xd4-0xd8 always: ``rev`` 196-201 and
+      212-216, ``log_size`` 199 in the view...: :func:`net.frames.decoded_containers`);
+    * otherwise (0xca or 0xcb, a float's head, as in ``rev`` 202; 0xcf then
+      0x80 or more; 134 of the bench's 7,218 frames), the map is read one field at a time, with the
+      reference's own options and limits, so that each field's bytes are known
+      (:func:`net.frames.decode_fields`), and the same holds of the free-form
+      fields' own bytes (:func:`_fields_table`), where a doubt that is not about
+      an empty bin is settled by the value's types, read in C; other fields are
+      checked by exact types, and unknown ones are not checked, as by the
+      reference: ≈ 18 µs for a bench view with ``rev`` 202, ≈ 25 µs with 202 in
+      the view (≈ 24 and 44 µs before);
+    * when a free-form field's own bytes may hold an empty bin, its data is
+      encoded again and its tokens read (:class:`net.schema.PlainDecoded`).
 
     Args:
         payload: One frame's payload, without its length prefix (at most
