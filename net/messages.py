@@ -760,16 +760,16 @@ def _fields_table(scans: Mapping[str, int | None]) -> Mapping[str, _QuickParser]
     """The quick tests for a map :func:`net.frames.decode_fields` read, given its
     free-form fields' ``scans``.
 
-    Each field's own bytes are to its value what a whole frame's bytes are to the
-    frame (:func:`net.frames.decode_plain`): with no float, bin, ext or uint 64
-    token, the value holds only exact plain types, no more values than its bytes
-    and no longer string; and with ``c`` of them that could begin a map or a
-    list, a value at depth ``d`` inside it has ``d - 1 <= c`` containers above it.
-    So when every scan is a count below :data:`_SHALLOW`, the tables made for
-    frames of at most :data:`_SHALLOW` maps and lists hold (one more: the frame's
-    own map); with a larger count, those for plain tokens; with any field's bytes
-    proving nothing, the free-form data is read encoded again, as for any frame.
-    Fields of other names are checked by exact types and are never free-form.
+    A field whose scan is a count is proven plain as a whole frame of plain
+    tokens is (:func:`net.frames.decode_plain`): only exact plain types, no more
+    values than its bytes and no longer string; and with ``c`` of its bytes that
+    could begin a map or a list, a value at depth ``d`` inside it has
+    ``d - 1 <= c`` containers above it. So when every scan is a count below
+    :data:`_SHALLOW`, the tables made for frames of at most :data:`_SHALLOW` maps
+    and lists hold (one more: the frame's own map); with a larger count, those
+    for plain tokens; with any field proven nothing, the free-form data is read
+    encoded again, as for any frame. Fields of other names are checked by exact
+    types and are never free-form.
     """
     table = _SERVER_SHALLOW
     for containers in scans.values():
@@ -796,19 +796,20 @@ def parse_server_frame(payload: bytes) -> ServerMessage:
       left, and not even that when the frame holds at most 64 maps and lists (a
       1.3 kB view of the bench: 55-60): ≈ 15 µs for such a view, against ≈ 35 µs
       for the reference (its unpacking alone: ≈ 12). A byte that could begin one
-      of those tokens is no doubt where the next bytes rule it out (0xc4-0xc9 not
-      followed by a zero length, which the options would refuse; 0xcf not
-      followed by a byte of at least 0x80; 0xd4-0xd8 always: ``rev`` 196-201 and
-      212-216, ``log_size`` 199 in the view...: :func:`net.frames.decoded_containers`);
+      of those tokens is no doubt where the next bytes rule it out (0xc4-0xc9
+      followed by a length that is not zero: a bin or an ext with data, which
+      the options refuse; 0xcf followed by a byte below 0x80; 0xd4-0xd8
+      always): ``rev`` 196-201 and 212-216, ``log_size`` 199 in the view...
+      (:func:`net.frames.decoded_containers`);
     * otherwise (0xca or 0xcb, a float's head, as in ``rev`` 202; 0xcf then
-      0x80 or more; 134 of the bench's 7,218 frames), the map is read one field at a time, with the
-      reference's own options and limits, so that each field's bytes are known
-      (:func:`net.frames.decode_fields`), and the same holds of the free-form
-      fields' own bytes (:func:`_fields_table`), where a doubt that is not about
-      an empty bin is settled by the value's types, read in C; other fields are
-      checked by exact types, and unknown ones are not checked, as by the
-      reference: ≈ 18 µs for a bench view with ``rev`` 202, ≈ 25 µs with 202 in
-      the view (≈ 24 and 44 µs before);
+      0x80 or more; 134 of the bench's 7,218 frames), the map is read one field
+      at a time, with the reference's own options and limits, so that each
+      field's bytes are known (:func:`net.frames.decode_fields`), and the same
+      holds of the free-form fields' own bytes (:func:`_fields_table`), where a
+      doubt that is not about an empty bin is settled by the value's types,
+      read in C; other fields are checked by exact types, and unknown ones are
+      not checked, as by the reference: ≈ 18 µs for a bench view with ``rev``
+      202, ≈ 25 µs with 202 in the view (≈ 24 and 44 µs before);
     * when a free-form field's own bytes may hold an empty bin, its data is
       encoded again and its tokens read (:class:`net.schema.PlainDecoded`).
 
