@@ -302,9 +302,9 @@ def _pairs(*pairs: tuple[object, object], header: bytes | None = None) -> bytes:
     return header + b"".join(_pack(key) + _pack(value) for key, value in pairs)
 
 
-def _deep(kind: str, field: str, value: bytes) -> bytes:
+def _raw_field(kind: str, field: str, value: bytes) -> bytes:
     """A frame ``{type: kind, <200 in its int field>, field: value}``, ``value`` given
-    as bytes (nested deeper than msgpack packs)."""
+    as raw bytes (nested deeper than msgpack packs, or heads it never writes)."""
     number = "rev" if kind == "view" else "seq"
     return _pairs(("type", kind), (number, 200), header=b"\x83") + _pack(field) + value
 
@@ -369,14 +369,14 @@ ODD_FRAMES = {
     "ack, trailing nil": _pairs(("type", "ack"), ("seq", 200)) + b"\xc0",
     "ack, trailing bin": _pairs(("type", "ack"), ("seq", 200)) + b"\xc4\x00",
     "ack, cut": _pairs(("type", "ack"), ("seq", 200))[:-1],
-    "ack, text not utf-8": _deep("ack", "x", b"\xa1\xff"),
+    "ack, text not utf-8": _raw_field("ack", "x", b"\xa1\xff"),
     "not a map": _pack([200, {"type": "ack"}]),
-    "ack, 1023 lists deep": _deep("ack", "x", b"\x91" * 1023 + b"\x01"),
-    "ack, 1024 lists deep": _deep("ack", "x", b"\x91" * 1024 + b"\x01"),
-    "ack, 1024 deep in a long list": _deep("ack", "x", b"\x91" * 1024 + b"\xc0" * 5),
-    "view, 1024 lists deep": _deep("view", "view", b"\x81\xa1k" + b"\x91" * 1023 + b"\x01"),
+    "ack, 1023 lists deep": _raw_field("ack", "x", b"\x91" * 1023 + b"\x01"),
+    "ack, 1024 lists deep": _raw_field("ack", "x", b"\x91" * 1024 + b"\x01"),
+    "ack, 1024 deep in a long list": _raw_field("ack", "x", b"\x91" * 1024 + b"\xc0" * 5),
+    "view, 1024 lists deep": _raw_field("view", "view", b"\x81\xa1k" + b"\x91" * 1023 + b"\x01"),
     **{  # heads msgpack reads but never writes for these: {"k": [<token>, 1, 1]}
-        f"view holding {name}": _deep("view", "view", b"\x81\xa1k\x93" + token + b"\x01\x01")
+        f"view holding {name}": _raw_field("view", "view", b"\x81\xa1k\x93" + token + b"\x01\x01")
         for name, token in {
             "an empty bin 16": b"\xc5\x00\x00",
             "an empty bin 32": b"\xc6\x00\x00\x00\x00",
