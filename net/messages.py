@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final, Literal, cast
 
 from net.chat import CHAT_WIRE_MAX, ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
-from net.frames import MAX_FRAME, SERVER_LIMITS, decode, decode_plain
+from net.frames import MAX_FRAME, SERVER_LIMITS, decode, decode_fields, decode_plain
 from net.game import Wire
 from net.guard import SECRET_MAX
 from net.prices import PriceAsk, PriceAsked, Priced, PriceNamed
@@ -746,6 +746,40 @@ _SERVER_DECODED: Final = {kind: _quick(p, Plain.given_decoded) for kind, p in _S
 encoded again (:meth:`~net.schema.Plain.given_decoded`)."""
 
 
+_PLAIN_FIELDS: Final = frozenset(
+    name
+    for record, _ in _SERVER.values()
+    for name, field in (*record.required.items(), *record.optional.items())
+    if isinstance(field, Plain)
+)
+"""The names of the server messages' free-form fields (``view``, ``deal``): the ones
+whose bytes :func:`net.frames.decode_fields` reads."""
+
+
+def _fields_table(scans: Mapping[str, int | None]) -> Mapping[str, _QuickParser]:
+    """The quick tests for a map :func:`net.frames.decode_fields` read, given its
+    free-form fields' ``scans``.
+
+    A field whose scan is a count is proven plain as a whole frame of plain
+    tokens is (:func:`net.frames.decode_plain`): only exact plain types, no more
+    values than its bytes and no longer string; and with ``c`` of its bytes that
+    could begin a map or a list, a value at depth ``d`` inside it has
+    ``d - 1 <= c`` containers above it. So when every scan is a count below
+    :data:`_SHALLOW`, the tables made for frames of at most :data:`_SHALLOW` maps
+    and lists hold (one more: the frame's own map); with a larger count, those
+    for plain tokens; with any field proven nothing, the free-form data is read
+    encoded again, as for any frame. Fields of other names are checked by exact
+    types and are never free-form.
+    """
+    table = _SERVER_SHALLOW
+    for containers in scans.values():
+        if containers is None:
+            return _SERVER_DECODED
+        if containers >= _SHALLOW:
+            table = _SERVER_PLAIN_TOKENS
+    return table
+
+
 def parse_server_frame(payload: bytes) -> ServerMessage:
     """Decode one frame's payload from a server, check it, and return it as a typed message.
 
@@ -756,15 +790,28 @@ def parse_server_frame(payload: bytes) -> ServerMessage:
     anything else, every refusal included, is decided by that reference, which
     words the error. The free-form data of a view is not walked:
 
-    * when the bytes hold no float, bin, ext or uint 64 token, plain msgpack
-      decoding builds only exact plain types within every size bound
-      (:func:`net.frames.decode_plain`), so only the depth is left, and not
-      even that when the frame holds at most 64 maps and lists (a 1.3 kB view
-      of the bench: 55-60): ≈ 16 µs for such a view, against ≈ 19 µs with the
-      depth walk and ≈ 36 µs for the reference (its unpacking alone: ≈ 12.5);
-    * otherwise (a byte such as 0xc4 inside a number or a text is enough: one
-      bench frame in 15), the reference's own decoding, then the data encoded
-      again and its tokens read (:class:`net.schema.PlainDecoded`): ≈ 24 µs.
+    * when the bytes hold no float, bin, ext or uint 64 token, msgpack decoding
+      with the reference's own options builds only exact plain types within
+      every size bound (:func:`net.frames.decode_plain`), so only the depth is
+      left, and not even that when the frame holds at most 64 maps and lists (a
+      1.3 kB view of the bench: 55-60): ≈ 15 µs for such a view, against ≈ 35 µs
+      for the reference (its unpacking alone: ≈ 12). A byte that could begin one
+      of those tokens is no doubt where the next bytes rule it out (0xc4-0xc9
+      followed by a length that is not zero: a bin or an ext with data, which
+      the options refuse; 0xcf followed by a byte below 0x80; 0xd4-0xd8
+      always): ``rev`` 196-201 and 212-216, ``log_size`` 199 in the view...
+      (:func:`net.frames.decoded_containers`);
+    * otherwise (0xca or 0xcb, a float's head, as in ``rev`` 202; 0xcf then
+      0x80 or more; 134 of the bench's 7,218 frames), the map is read one field
+      at a time, with the reference's own options and limits, so that each
+      field's bytes are known (:func:`net.frames.decode_fields`), and the same
+      holds of the free-form fields' own bytes (:func:`_fields_table`), where a
+      doubt that is not about an empty bin is settled by the value's types,
+      read in C; other fields are checked by exact types, and unknown ones are
+      not checked, as by the reference: ≈ 18 µs for a bench view with ``rev``
+      202, ≈ 25 µs with 202 in the view (≈ 24 and 44 µs before);
+    * when a free-form field's own bytes may hold an empty bin, its data is
+      encoded again and its tokens read (:class:`net.schema.PlainDecoded`).
 
     Args:
         payload: One frame's payload, without its length prefix (at most
@@ -782,6 +829,11 @@ def parse_server_frame(payload: bytes) -> ServerMessage:
         raw, containers = plain
         table = _SERVER_SHALLOW if containers <= _SHALLOW else _SERVER_PLAIN_TOKENS
         message = _quick_read(raw, table)
+        if message is not None:
+            return message
+    elif (fields := decode_fields(payload, _PLAIN_FIELDS)) is not None:
+        raw, scans = fields
+        message = _quick_read(raw, _fields_table(scans))
         if message is not None:
             return message
     raw = decode(payload, SERVER_LIMITS)  # the reference's own decoding, and its errors

@@ -307,7 +307,9 @@ class Plain:
 
     def given_plain_tokens(self, size: int, containers: int | None = None) -> Spec:
         """This spec, for values that :func:`net.frames.decode` made of a payload of at
-        most ``size`` bytes which :func:`net.frames.plain_tokens` passed.
+        most ``size`` bytes which :func:`net.frames.plain_tokens` passed, or which
+        :func:`net.frames.decode_plain` proved plain, or whose own bytes, at most
+        ``size`` of them, :func:`net.frames.decode_fields` proved plain.
 
         Such a value holds only the exact plain types, 64-bit integers, ``str``
         keys, at most ``size`` values and no string longer than ``size``: when
@@ -317,7 +319,9 @@ class Plain:
 
         Args:
             containers: When given, the payload holds at most this many maps and
-                lists, the frame's own map included (:func:`net.frames.decode_plain`).
+                lists, the frame's own map included (:func:`net.frames.decode_plain`),
+                or the value's own bytes hold at most ``containers - 1`` bytes that
+                could begin one (:func:`net.frames.decode_fields`).
                 A field's value then holds at most ``containers - 1`` of them, so a
                 value at depth ``d`` inside it (the field's map is depth 1) has
                 ``d - 1`` of them above it and ``d <= containers``: when that is at

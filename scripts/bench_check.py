@@ -5,8 +5,12 @@ bytes (what a client that trusted its server would do) and the reference check,
 
 Frames: the three views of the server figure (``scripts/bench.py``, 300 actions;
 ≈ 1.3 kB) and spectator and seat-0 views of 2-, 4- and 5-player games 120
-decisions in (≈ 3-6 kB); each also with ``rev`` 452 and ``ends_in_ms`` 2500, whose
-bytes 0xc4 could begin a bin token (then the bytes prove nothing).
+decisions in (≈ 3-6 kB); each also with a byte that could begin a token of another
+kind: outside the view (``rev`` 452 and ``ends_in_ms`` 2500: ``cd 01 c4``, ``cd 09
+c4``, which the next byte rules out; ``rev`` 202: ``cc ca``, a float's head, which
+only reading the view's own bytes rules out), in the view (an integer 199: ``cc c7``,
+as the bench's ``log_size``), and in the view where only the values' types settle it
+(202).
 
 Usage: ``.venv/bin/python scripts/bench_check.py`` (≈ 10 s). Best of 7 runs each.
 """
@@ -53,10 +57,33 @@ def game_frames(players: int) -> list[bytes]:
     ]
 
 
-def with_c4(payload: bytes) -> bytes:
-    """The same frame with rev 452 (0x01c4) and ends_in_ms 2500 (0x09c4)."""
-    wire = msgpack.unpackb(payload)
-    return bytes(msgpack.packb({**wire, "rev": 452, "ends_in_ms": 2500}))
+def with_outside(**fields: int) -> Callable[[bytes], bytes]:
+    """The same frame, with these top-level fields."""
+
+    def change(payload: bytes) -> bytes:
+        return bytes(msgpack.packb({**msgpack.unpackb(payload), **fields}))
+
+    return change
+
+
+def with_in_view(number: int) -> Callable[[bytes], bytes]:
+    """The same frame, its view holding one more integer, ``number``, first."""
+
+    def change(payload: bytes) -> bytes:
+        wire = msgpack.unpackb(payload)
+        return bytes(msgpack.packb({**wire, "view": {"n": number, **wire["view"]}}))
+
+    return change
+
+
+VARIANTS: dict[str, Callable[[bytes], bytes]] = {
+    "": lambda payload: payload,
+    ", 0xc4 outside": with_outside(rev=452, ends_in_ms=2500),
+    ", 0xca outside": with_outside(rev=202),
+    ", 0xc7 in view": with_in_view(199),
+    ", 0xca in view": with_in_view(202),
+}
+"""Each frame as it is, and with a byte that could begin a token of another kind."""
 
 
 def micros(call: Callable[[], object], number: int) -> float:
@@ -77,8 +104,9 @@ def main() -> None:
     print("| frames | bytes | unpackb (anchor) | parse_server_frame | × unpackb | reference |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, payloads in kinds.items():
-        for label, variant in ((name, payloads), (f"{name}, 0xc4", [with_c4(p) for p in payloads])):
-            for payload in variant:
+        for suffix, change in VARIANTS.items():
+            for payload in map(change, payloads):
+                label = name + suffix
                 assert parse_server_frame(payload) == reference(payload)
                 number = max(200, 3_000_000 // (len(payload) * 100))
                 anchor = micros(partial(msgpack.unpackb, payload), number)

@@ -5,14 +5,19 @@ message, or an error of the same type with the same sentence and data.
 The frames: one of every server message type, real game views, each field of
 each made hostile, bytes mutated at random, views nested around their depth
 bound (64) and around the count of maps and lists that proves it, oversize
-frames, bin, ext and float tokens. And the schema's quick tests
+frames, bin, ext and float tokens; and all of these again with a byte that could
+begin a float, bin, ext or uint 64 token, outside the view (``rev`` 202 is ``0xcc
+0xca``, which sends them through ``net.frames.decode_fields``; ``rev`` 200, ``0xcc
+0xc8``, which the next byte rules out) or in it, with duplicate keys, trailing
+bytes, odd keys and unknown fields of every kind. And the schema's quick tests
 (``Spec.quick``), which the fast path uses, never pass a value its check refuses.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
-from typing import Any
+from typing import Any, Final
 
 import msgpack
 import pytest
@@ -20,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_net_plain_frames import VIEW_DEPTH, mid_game_view
 
+import net.frames
 import net.messages
 from net.chat import ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
@@ -28,6 +34,7 @@ from net.frames import (
     SERVER_LIMITS,
     FrameError,
     decode,
+    decode_fields,
     decode_plain,
     plain_tokens,
 )
@@ -104,12 +111,24 @@ MESSAGES = [
     Pong(),
     Bye("closing"),
     Bye(),
+    # A byte that could begin a token of another kind outside the free-form data:
+    View(200, mid_game_view(2, 0)),  # 0xcc 0xc8
+    View(202, mid_game_view(2, 0)),  # 0xcc 0xca
+    View(207, mid_game_view(4, None), ends_in_ms=203),  # 0xcc 0xcf 0xa4, 0xcc 0xcb
+    View(5, {"log_size": 202, "b": [207, "x"]}),  # in the view
+    Ack(203),
+    View(203, {"a": 1}, ends_in_ms=196, answers_in_ms=((212, 216),)),
+    Ack(200),
+    ErrorReply("not_your_turn", "Not your turn.", 207, {"n": 214}),
+    Said(0, "Zoé", "bonjour", 200),
+    Lobby((SeatInfo("Al", "human", False, away_ms=200, defaults_in_ms=196),), True, "playing"),
+    Welcome(1, "0.1.0", "poissonnier", 200, "t" * 32, TableInfo("Chez Zoé", 200, True)),
 ]
 FRAMES = [_pack(m.to_wire()) for m in MESSAGES]
 
 HOSTILE: list[object] = [
-    None, True, False, 0, -1, 1, 255, 256, 2**31, INT64_MIN, INT64_MAX, 2**64 - 1, 1.5,
-    "", "x", " ", "\n", "é" * 40, "y" * 300, b"", b"x", [], [1], [None], {}, {"a": 1},
+    None, True, False, 0, -1, 1, 200, -60, 255, 256, 2**31, INT64_MIN, INT64_MAX, 2**64 - 1,
+    1.5, "", "x", " ", "\n", "é" * 40, "y" * 300, b"", b"x", [], [1], [None], {}, {"a": 1},
     {"id": 1, "ms": 2}, [{"id": 1, "ms": 2}], [{"id": -1, "ms": 2}], {1: 2},
     msgpack.ExtType(5, b"ab"), ["yes"], ["maybe"], "lobby", "human", [{"name": "a"}],
     ["no"] * 256, ["no"] * 257, [{"id": 1, "ms": 2}] * 257, {f"k{i}": i for i in range(17)},
@@ -153,15 +172,43 @@ def test_every_server_message_is_read_without_the_reference(
         assert parse_server_frame(payload) == message
 
 
-def test_each_field_made_hostile_is_read_as_the_reference_reads_it() -> None:
+ODD: Final = 202
+"""An unknown field's value whose bytes (0xcc 0xca) could begin a float token: a doubt
+only reading the fields one by one settles."""
+
+
+@pytest.fixture
+def by_fields(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each call of ``net.frames.decode_fields`` by ``parse_server_frame`` read the map."""
+    reads: list[bool] = []
+
+    def counted(payload: bytes, scanned: Any) -> Any:
+        fields = decode_fields(payload, scanned)
+        reads.append(fields is not None)
+        return fields
+
+    monkeypatch.setattr(net.messages, "decode_fields", counted)
+    return reads
+
+
+def test_each_field_made_hostile_is_read_as_the_reference_reads_it(
+    by_fields: list[bool],
+) -> None:
+    """Also with an unknown field whose bytes the plain path cannot read past, first or
+    last: the map is then read a field at a time."""
     outcomes = set()
     for message in MESSAGES:
-        for variant in _variants(message.to_wire()):
+        for i, variant in enumerate(_variants(message.to_wire())):
             outcomes.add(_same(_pack(variant))[0])
+            odd = {"zz": ODD, **variant} if i % 2 else {**variant, "zz": ODD}
+            outcomes.add(_same(_pack(odd))[0])
     assert outcomes == {"message", "error"}
+    assert by_fields.count(True) > 5000
 
 
-def test_mutated_bytes_of_real_frames_are_read_as_the_reference_reads_them() -> None:
+def test_mutated_bytes_of_real_frames_are_read_as_the_reference_reads_them(
+    by_fields: list[bool],
+) -> None:
     rng = random.Random(15)
     accepted = []
     for _ in range(6000):
@@ -172,6 +219,7 @@ def test_mutated_bytes_of_real_frames_are_read_as_the_reference_reads_them() -> 
             accepted.append(plain_tokens(payload))
     assert 100 < len(accepted) < 6000  # both sides of the line were reached
     assert accepted.count(False) > 30  # also where the bytes prove nothing
+    assert by_fields.count(True) > 50 and by_fields.count(False) > 200
 
 
 def _chain(depth: int, leaf: object, lists: int) -> Any:
@@ -183,7 +231,8 @@ def _chain(depth: int, leaf: object, lists: int) -> Any:
     return value
 
 
-@pytest.mark.parametrize("rev", [3, 452])  # 452 = 0x01c4: the bytes prove nothing
+# 452 = cd 01 c4: a doubt the next byte settles; 202 = cc ca: the fields are read one by one
+@pytest.mark.parametrize("rev", [3, 452, 202])
 @pytest.mark.parametrize("depth", [1, 2, 3, 62, 63, 64, 65, 66, 67, 200])
 def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
     depth: int, rev: int
@@ -207,13 +256,16 @@ def test_views_nested_around_the_bound_are_read_as_the_reference_reads_them(
         assert seen == {"error"}
 
 
-@pytest.mark.parametrize("rev", [3, 452])
+@pytest.mark.parametrize("rev", [3, 452, 202])
 def test_a_chain_of_maps_at_the_count_bound(rev: int) -> None:
     """A frame of 64 maps (the frame's own, the view and 62 more) nests the view's
     leaf at depth 64: accepted; at 65 maps, refused as the reference does."""
     deepest = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH, 1, 0)})
     too_deep = _pack({"type": "view", "rev": rev, "view": _chain(VIEW_DEPTH + 1, 1, 0)})
-    if rev == 3:
+    if rev == 202:  # read field by field: the view's own maps
+        scans = [decode_fields(p, {"view"}) for p in (deepest, too_deep)]
+        assert [f[1]["view"] for f in scans if f is not None] == [63, 64]
+    else:
         assert [decode_plain(p)[1] for p in (deepest, too_deep)] == [64, 65]  # type: ignore[index]
     assert _same(deepest)[0] == "message"
     assert _same(too_deep)[1] is BadMessage
@@ -241,6 +293,209 @@ def test_oversize_and_odd_token_frames_are_read_as_the_reference_reads_them() ->
         _pack({"type": "ping"})[:-1],
     ]
     assert {_same(p)[0] for p in frames} == {"message", "error"}
+
+
+def _pairs(*pairs: tuple[object, object], header: bytes | None = None) -> bytes:
+    """A map's bytes made by hand, its pairs in order (duplicate keys allowed)."""
+    if header is None:
+        header = bytes([0x80 | len(pairs)])
+    return header + b"".join(_pack(key) + _pack(value) for key, value in pairs)
+
+
+def _raw_field(kind: str, field: str, value: bytes) -> bytes:
+    """A frame ``{type: kind, <200 in its int field>, field: value}``, ``value`` given
+    as raw bytes (nested deeper than msgpack packs, or heads it never writes)."""
+    number = "rev" if kind == "view" else "seq"
+    return _pairs(("type", kind), (number, 200), header=b"\x83") + _pack(field) + value
+
+
+VIEW = ("view", {"a": 1, "b": ["x", None]})
+ODD_FRAMES = {
+    "view, rev 200": _pairs(("type", "view"), ("rev", 200), VIEW),
+    "rev given twice": _pairs(("type", "view"), ("rev", 1.5), VIEW, ("rev", 200)),
+    "rev given twice, float last": _pairs(("type", "view"), ("rev", 200), VIEW, ("rev", 1.5)),
+    "view given twice, float first": _pairs(
+        ("type", "view"), ("rev", 200), ("view", {"a": 1.5}), VIEW
+    ),
+    "view given twice, float last": _pairs(
+        ("type", "view"), ("rev", 200), VIEW, ("view", {"a": 1.5})
+    ),
+    "view given twice, bytes first": _pairs(("type", "view"), ("rev", 200), ("view", b""), VIEW),
+    "view given twice, bin last": _pairs(("type", "view"), ("rev", 200), VIEW, ("view", b"")),
+    "type given twice": _pairs(("type", "ack"), ("rev", 200), VIEW, ("type", "view")),
+    "view of bytes": _pairs(("type", "view"), ("rev", 200), ("view", b"")),
+    "float in view": _pairs(("type", "view"), ("rev", 1), ("view", {"a": [1.5]})),
+    "0xcc in view, rev 200": _pairs(("type", "view"), ("rev", 200), ("view", {"n": [200]})),
+    "bytes key in view": _pairs(("type", "view"), ("rev", 200), ("view", {b"k": 1})),
+    "ext in view": _pairs(("type", "view"), ("rev", 200), ("view", msgpack.ExtType(1, b""))),
+    "odd answer times": _pairs(
+        ("type", "view"), ("rev", 200), VIEW, ("answers_in_ms", [{"id": 200, "ms": 1.5}])
+    ),
+    "answer time, extra float": _pairs(
+        ("type", "view"), ("rev", 200), VIEW, ("answers_in_ms", [{"id": 1, "ms": 2, "x": 1.5}])
+    ),
+    "ends_in_ms float": _pairs(("type", "view"), ("rev", 200), VIEW, ("ends_in_ms", 1.5)),
+    "deal with a float": _pairs(("type", "price_asked"), ("by", 1), ("deal", {"a": 1.5})),
+    "deal, by 200": _pairs(("type", "price_asked"), ("by", 200), ("deal", {"a": 1})),
+    "deal, odd extra": _pairs(("type", "price_asked"), ("by", 1), ("deal", {"a": 1}), ("z", 1.5)),
+    "ack, uint 64 seq": _pairs(("type", "ack"), ("seq", 2**64 - 1)),
+    "ack, negative seq": _pairs(("type", "ack"), ("seq", -60)),
+    **{
+        f"ack, extra {name}": _pairs(("type", "ack"), ("seq", 200), ("x", value))
+        for name, value in {
+            "float": 1.5,
+            "empty bin": b"",
+            "bin": b"x",
+            "empty ext": msgpack.ExtType(1, b""),
+            "ext": msgpack.ExtType(1, b"a"),
+            "uint 64": 2**64 - 1,
+            "float nested": [{"a": [1.5]}],
+            "bytes key nested": [{b"k": 1}],
+            "int key nested": [{1: 1}],
+            "long text": "é" * 30_000,
+        }.items()
+    },
+    "ack, extra first": _pairs(("x", 1.5), ("type", "ack"), ("seq", 7)),
+    "ack, int key": _pairs(("type", "ack"), ("seq", 200), (1, 2)),
+    "ack, bytes key": _pairs(("type", "ack"), ("seq", 200), (b"x", 2)),
+    "ack, empty bytes key": _pairs(("type", "ack"), ("seq", 200), (b"", 2)),  # max_bin_len=0
+    "ack, nil key": _pairs(("type", "ack"), ("seq", 200), (None, 2)),
+    "ack, bytes type key": _pairs((b"type", "ack"), ("seq", 200)),
+    "ack, list key": _pairs(("type", "ack"), ("seq", 200), header=b"\x83") + b"\x91\x01\x01",
+    "ack, map 16": _pairs(("type", "ack"), ("seq", 200), header=b"\xde\x00\x02"),
+    "ack, map 32": _pairs(("type", "ack"), ("seq", 200), header=b"\xdf\x00\x00\x00\x02"),
+    "ack, one pair short": _pairs(("type", "ack"), ("seq", 200), header=b"\x83"),
+    "ack, one pair over": _pairs(("type", "ack"), ("seq", 200), ("x", 1), header=b"\x82"),
+    "ack, trailing nil": _pairs(("type", "ack"), ("seq", 200)) + b"\xc0",
+    "ack, trailing bin": _pairs(("type", "ack"), ("seq", 200)) + b"\xc4\x00",
+    "ack, cut": _pairs(("type", "ack"), ("seq", 200))[:-1],
+    "ack, text not utf-8": _raw_field("ack", "x", b"\xa1\xff"),
+    "not a map": _pack([200, {"type": "ack"}]),
+    "ack, 1023 lists deep": _raw_field("ack", "x", b"\x91" * 1023 + b"\x01"),
+    "ack, 1024 lists deep": _raw_field("ack", "x", b"\x91" * 1024 + b"\x01"),
+    "ack, 1024 deep in a long list": _raw_field("ack", "x", b"\x91" * 1024 + b"\xc0" * 5),
+    "view, 1024 lists deep": _raw_field("view", "view", b"\x81\xa1k" + b"\x91" * 1023 + b"\x01"),
+    **{  # heads msgpack reads but never writes for these: {"k": [<token>, 1, 1]}
+        f"view holding {name}": _raw_field("view", "view", b"\x81\xa1k\x93" + token + b"\x01\x01")
+        for name, token in {
+            "an empty bin 16": b"\xc5\x00\x00",
+            "an empty bin 32": b"\xc6\x00\x00\x00\x00",
+            "an empty ext 16": b"\xc8\x00\x00\x05",
+            "an empty ext 32": b"\xc9\x00\x00\x00\x00\x05",
+            "a short float": b"\xca\x3f\xc0\x00\x00",
+            "an int 16 of 0xc4c4": b"\xcd\xc4\xc4",
+            "an int 64 of 1": b"\xd3" + bytes(7) + b"\x01",
+            "a uint 64 of 2**63 - 1": b"\xcf\x7f" + b"\xff" * 7,
+            "a uint 64 of 2**63": b"\xcf\x80" + bytes(7),
+        }.items()
+    },
+    **{
+        f"view holding {name}": _pairs(("type", "view"), ("rev", rev), ("view", {"n": value}))
+        for rev in (3, 200)
+        for name, value in {
+            "202 (cc ca)": [202, "x", 203],
+            "207 (cc cf) then a key": {"a": 207, "b": 1},
+            "207 (cc cf) then 0x80": [207, {}],
+            "2**63": [2**63],
+            "2**63 - 1": [2**63 - 1, 2**32],
+            "2**64 - 1 and 207": [207, 2**64 - 1],
+            "1.5 and 202": [202, 1.5],
+            "nan": [float("nan"), 202],
+            "2.0 and 2": [2.0, 2],
+            "an empty ext": [msgpack.ExtType(5, b""), 202],
+            "an empty bin": [b"", 202],
+            "an empty bin key": {b"": 202},
+            "196-201 then zeros": [196, 0, 197, 0, 198, 0, 199, 0, 200, 0, 201, 0],
+            "16 odd bytes then a float": [*range(196, 212), 1.5],
+            "16 odd bytes, no float": [*range(196, 212), 1],
+            "greek text": "πϏϐ" * 5,
+            "greek text, 2**64 - 1": ["π", 2**64 - 1],
+        }.items()
+    },
+}
+"""Frames whose bytes the plain path cannot read past (a byte of another kind of token
+outside the free-form data), around every refusal ``unpackb`` and the reference make."""
+
+
+@pytest.mark.parametrize("name", sorted(ODD_FRAMES))
+def test_odd_frames_are_read_as_the_reference_reads_them(name: str) -> None:
+    _same(ODD_FRAMES[name])
+
+
+def test_odd_frames_reach_both_outcomes_through_the_fields(by_fields: list[bool]) -> None:
+    outcomes = {_same(payload)[0] for payload in ODD_FRAMES.values()}
+    assert outcomes == {"message", "error"}
+    assert by_fields.count(True) >= 20 and by_fields.count(False) >= 10
+
+
+def test_the_limits_let_through_only_empty_bins_and_exts() -> None:
+    """What ``net.frames.decoded_containers`` relies on: with the reference's options,
+    msgpack reads a bin or an ext token only when it is empty, a fixext never."""
+    read = {}
+    for first in [*range(0xC4, 0xCA), *range(0xD4, 0xD9)]:
+        for length in (0, 1, 2):
+            size = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xC7: 1, 0xC8: 2, 0xC9: 4}.get(first)
+            head = bytes([first]) if size is None else bytes([first]) + length.to_bytes(size)
+            kind = b"\x05" if first >= 0xC7 else b""
+            token = head + kind + b"a" * (length if size else 2 ** (first - 0xD4))
+            payload = _pairs(("type", "ack"), header=b"\x82") + _pack("x") + token
+            with contextlib.suppress(FrameError):
+                read[token] = decode(payload, SERVER_LIMITS)["x"]
+    assert read == {
+        b"\xc4\x00": b"",
+        b"\xc5\x00\x00": b"",
+        b"\xc6\x00\x00\x00\x00": b"",
+        b"\xc7\x00\x05": msgpack.ExtType(5, b""),
+        b"\xc8\x00\x00\x05": msgpack.ExtType(5, b""),
+        b"\xc9\x00\x00\x00\x00\x05": msgpack.ExtType(5, b""),
+    }
+    assert net.frames._REFERENTS_ARE_ITEMS  # the type walk is on in this interpreter
+
+
+def _container_bytes(data: bytes) -> int:
+    """How many bytes of ``data`` could begin a map or an array."""
+    return sum(0x80 <= byte <= 0x9F or 0xDC <= byte <= 0xDF for byte in data)
+
+
+def test_a_map_read_field_by_field_is_the_one_decode_makes() -> None:
+    """``decode_fields``' map equals ``decode``'s whenever it reads one, and it reads
+    every real frame; its scans are those of the last value's own bytes."""
+    shallow = [payload for name, payload in ODD_FRAMES.items() if "deep" not in name]
+    payloads = [*FRAMES, *shallow]  # comparing the deep ones would recurse too deep
+    payloads += [_pack(v) for m in MESSAGES[:12] for v in _variants(m.to_wire())]
+    read = 0
+    for payload in payloads:
+        fields = decode_fields(payload, {"view", "deal"})
+        if fields is not None:
+            read += 1
+            # the same bytes again: the same values of the same types, NaN included
+            assert _pack(fields[0]) == _pack(decode(payload, SERVER_LIMITS))
+    assert read > len(payloads) // 2
+    names = ("view", "deal", "rev")
+    for payload in FRAMES:  # plain values, whatever their bytes: proven
+        fields = decode_fields(payload, set(names))
+        assert fields is not None
+        raw, scans = fields
+        assert scans == {k: _container_bytes(_pack(raw[k])) for k in names if k in raw}
+    fields = decode_fields(ODD_FRAMES["view given twice, float first"], {"view"})
+    assert fields is not None and fields[1] == {"view": 2} and fields[0]["view"] == VIEW[1]
+    deep = decode_fields(ODD_FRAMES["ack, 1023 lists deep"], ())
+    assert deep is not None and len(deep[0]) == 3
+    assert decode_fields(ODD_FRAMES["ack, 1024 lists deep"], ()) is None  # unpackb: too deep
+
+
+def test_frames_with_odd_bytes_outside_the_data_are_not_read_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where a free-form field's own bytes prove it, the map is read once and no data
+    is encoded again, whatever lies in the other fields."""
+    payloads = [p for p in FRAMES if not plain_tokens(p)]
+    payloads += [_pack({**m.to_wire(), "z": 1.5}) for m in MESSAGES]
+    expected = [_reference(p) for p in payloads]
+    monkeypatch.setattr(net.messages, "decode", None)
+    monkeypatch.setattr(net.messages, "decode_plain", lambda _payload: None)
+    monkeypatch.setattr(net.messages, "_SERVER_DECODED", {})
+    assert [parse_server_frame(p) for p in payloads] == expected
 
 
 # Wire values around every bound the server messages have.
@@ -279,6 +534,64 @@ def test_generated_server_messages_are_read_as_the_reference_reads_them(
     wire = MESSAGES[index].to_wire()
     _same(_pack({**wire, **changes}))
     _same(_pack({**wire, **changes, "type": kind}))
+
+
+def _plain_count(value: object) -> int | None:
+    """How many maps and lists ``value`` holds, itself included, when it holds only
+    plain values (exact types, ``str`` keys, 64-bit integers); else ``None``."""
+    stack, containers = [value], 0
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            containers += 1
+            if any(type(key) is not str for key in item):  # type: ignore[attr-defined]
+                return None
+            stack.extend(item.values())  # type: ignore[attr-defined]
+        elif kind is list:
+            containers += 1
+            stack.extend(item)  # type: ignore[call-overload]
+        elif kind is int:
+            if not INT64_MIN <= item <= INT64_MAX:  # type: ignore[operator]
+                return None
+        elif item is not None and kind not in (str, bool):
+            return None
+    return containers
+
+
+ODD_BYTES = st.lists(
+    st.sampled_from([0x00, 0x01, 0x05, 0x7F, 0x80, 0x81, 0x91, 0xA1, 0x61, 0xC0, 0xC3,
+                     *range(0xC4, 0xD9), 0xDC, 0xDE, 0xFF]),
+    max_size=24,
+).map(bytes)  # fmt: skip
+"""Bytes around every token that could decode to something not plain."""
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.sampled_from([3, 200, 202, 207, 2**63 - 1]),
+    st.one_of(values.map(lambda value: _pack({"v": value})), ODD_BYTES),
+    ODD_BYTES,
+)
+def test_what_the_bytes_prove_of_a_decoded_value_holds(
+    rev: int, view: bytes, extra: bytes
+) -> None:
+    """Whenever ``decode_plain`` or ``decode_fields`` says a value is plain, it is, and it
+    holds no more maps and lists than they count; and the frame is read as the
+    reference reads it."""
+    payload = _pairs(("type", "view"), ("rev", rev), header=b"\x84") + _pack("view") + view
+    payload += _pack("x") + (extra or b"\xc0")
+    plain = decode_plain(payload)
+    if plain is not None:
+        count = _plain_count(plain[0])
+        assert count is not None and count <= plain[1]
+    fields = decode_fields(payload, {"view", "x"})
+    if fields is not None:
+        for name, containers in fields[1].items():
+            if containers is not None:
+                count = _plain_count(fields[0][name])
+                assert count is not None and count <= containers, name
+    _same(payload)
 
 
 CLIENT_MESSAGES = [
@@ -366,6 +679,31 @@ def test_the_fast_paths_tests_pass_what_the_schema_passes(table: dict[str, Any])
             assert table[message.TYPE][0](raw) == accepted, variant
             seen.add(accepted)
     assert seen == {True, False}
+
+
+def test_the_tables_for_a_map_read_field_by_field_pass_what_the_schema_passes() -> None:
+    """The quick tests chosen from the free-form fields' own bytes
+    (``net.messages._fields_table``) say what the full schema says, on every real
+    message with each field made hostile and an unknown field of odd bytes added."""
+    seen, chosen = set(), set()
+    for message in MESSAGES:
+        spec = net.messages._SERVER[message.TYPE][0]
+        for variant in [message.to_wire(), *_variants(message.to_wire())]:
+            fields = decode_fields(_pack({**variant, "zz": ODD}), net.messages._PLAIN_FIELDS)
+            if fields is None or fields[0].get("type") != message.TYPE:
+                continue  # the reference's business, or another schema's
+            raw, scans = fields
+            try:
+                spec.check(raw, message.TYPE)
+                accepted = True
+            except BadMessage:
+                accepted = False
+            table = net.messages._fields_table(scans)
+            assert table[message.TYPE][0](raw) == accepted, variant
+            seen.add(accepted)
+            chosen.add(id(table))
+    assert seen == {True, False}
+    assert len(chosen) == 3  # shallow, plain tokens, and encoded again
 
 
 def _specs() -> list[tuple[str, Any]]:
