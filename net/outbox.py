@@ -71,7 +71,7 @@ class Outbox:
             return
         self._waits.append((durable, []))
         self._idle.clear()
-        durable.add_done_callback(self._flush)
+        durable.add_done_callback(self.flush)
 
     def hold(self, conn: FramedConnection, frame: bytes | None) -> bool:
         """:meth:`net.connection.Gate.hold`: keep ``frame`` if a record is pending.
@@ -110,8 +110,13 @@ class Outbox:
             _close_only(held)
         self._idle.set()
 
-    def _flush(self, _done: asyncio.Future[None] | None = None) -> None:
-        """Let go, in order, the frames of every record now durable at the head."""
+    def flush(self, _done: asyncio.Future[None] | None = None) -> None:
+        """Let go, in order, the frames of every record now durable at the head.
+
+        Each record's future calls it once done, a loop turn later (asyncio runs a
+        future's callbacks on the loop's next turn); whoever resolves the futures may
+        call it at once instead (:meth:`net.server.TableServer.records_durable`).
+        Calling it again changes nothing."""
         while self._waits and self._waits[0][0].done():
             durable, held = self._waits.popleft()
             error = _failure(durable)

@@ -413,6 +413,7 @@ class TableRecorder:
         for _writer, _records, durable in batch:
             if not durable.done():
                 durable.set_result(None)
+        self._frames_may_go()
         if self._pending:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
 
@@ -461,6 +462,7 @@ class TableRecorder:
             self._written([], error)  # fails everything queued, nothing more is written
             return
         self._syncs += 1
+        self._frames_may_go()
         if self._writing and channel is self._channel and channel.idle:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
 
@@ -475,6 +477,12 @@ class TableRecorder:
             self._disk = None  # a record queued later (none should be) gets a new thread
         if self._channel is not None and not self._writing:
             self._channel.stop()  # else stopped once the records waiting for it are in
+
+    def _frames_may_go(self) -> None:
+        """Records were just reported durable: the attached server lets go at once what
+        waited for them (:meth:`TableServer.records_durable`)."""
+        if self._server is not None:
+            self._server.records_durable()
 
     def _require_server(self) -> TableServer:
         if self._server is None:

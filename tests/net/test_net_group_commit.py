@@ -533,3 +533,28 @@ async def test_a_broadcast_is_held_as_one_batch_and_a_closing_connection_gets_no
     await asyncio.sleep(0)
     assert (seat.got, watcher.got, leaving.got) == ([b"ackv1"], [b"v1"], [])
     assert seat.sent == [b"v0"]  # the held ones went through release, not send_frame
+
+
+async def test_the_frames_leave_in_the_callback_that_reports_the_batch_written(
+    tmp_path: Path, disk: SlowDisk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not a loop turn later through the record future's callbacks (net/outbox.py flush)."""
+    events = disk.events
+    seen_at_report: list[list[Event]] = []
+    real = TableRecorder._written
+
+    def written(self: TableRecorder, batch: Any, error: BaseException | None) -> None:
+        real(self, batch, error)
+        seen_at_report.append([e for e in events if e[0] == "sent" and e[1:] != ("view", 0)])
+
+    monkeypatch.setattr(TableRecorder, "_written", written)
+    async with recorded(tmp_path) as (server, _recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        seq = await a.send_action({"add": 2})
+        await disk.wait_entered()
+        disk.go.set()
+        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
+        both_views = [("sent", "view", 1), ("sent", "view", 1)]
+        assert seen_at_report[-1] == [("sent", "ack", seq), *both_views]
+        await a.close()
+        await b.close()

@@ -331,3 +331,29 @@ async def test_a_recorder_nobody_closes_lets_its_pipe_thread_go_when_collected(
     gc.collect()
     await until(lambda: not thread.is_alive())
     assert [x.action for x in read_log(writer.path).actions] == [{"add": 1}]
+
+
+async def test_the_frames_leave_in_the_callback_that_reports_the_record_durable(
+    tmp_path: Path, held: HeldSplice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not a loop turn later through the record future's callbacks (net/outbox.py flush)."""
+    events: list[tuple[Any, ...]] = []
+    spy_sends(monkeypatch, events)
+    seen_at_report: list[list[tuple[Any, ...]]] = []
+    real = TableRecorder._pipe_report
+
+    def report(self: TableRecorder, channel: Any, error: BaseException | None) -> None:
+        real(self, channel, error)
+        seen_at_report.append([e for e in events if e[0] == "sent" and e[1:] != ("view", 0)])
+
+    monkeypatch.setattr(TableRecorder, "_pipe_report", report)
+    async with recorded(tmp_path) as (server, _recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        seq = await a.send_action({"add": 2})
+        await held.wait_entered()
+        held.go.set()
+        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
+        both_views = [("sent", "view", 1), ("sent", "view", 1)]
+        assert seen_at_report[-1] == [("sent", "ack", seq), *both_views]
+        await a.close()
+        await b.close()
