@@ -535,26 +535,38 @@ async def test_a_broadcast_is_held_as_one_batch_and_a_closing_connection_gets_no
     assert seat.sent == [b"v0"]  # the held ones went through release, not send_frame
 
 
+async def sent_by_each_report(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    events: list[Event],
+    report: str,
+    held: SlowDisk | Any,
+) -> tuple[int, list[list[Event]]]:
+    """Seat A plays one action while ``held`` (a slow disk or splice) holds its record;
+    returns the action's seq and, for each call of the recorder's ``report`` method
+    (which learns that records are durable), the acks and views sent when it returned."""
+    seen: list[list[Event]] = []
+    real = getattr(TableRecorder, report)
+
+    def reported(self: TableRecorder, *args: Any) -> None:
+        real(self, *args)
+        seen.append([e for e in events if e[0] == "sent" and e[1:] != ("view", 0)])
+
+    monkeypatch.setattr(TableRecorder, report, reported)
+    async with recorded(tmp_path) as (server, _recorder):
+        a, a_w, b, _b_w = await two_seats(server)
+        seq = await a.send_action({"add": 2})
+        await held.wait_entered()
+        held.go.set()
+        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
+        await a.close()
+        await b.close()
+    return seq, seen
+
+
 async def test_the_frames_leave_in_the_callback_that_reports_the_batch_written(
     tmp_path: Path, disk: SlowDisk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Not a loop turn later through the record future's callbacks (net/outbox.py flush)."""
-    events = disk.events
-    seen_at_report: list[list[Event]] = []
-    real = TableRecorder._written
-
-    def written(self: TableRecorder, batch: Any, error: BaseException | None) -> None:
-        real(self, batch, error)
-        seen_at_report.append([e for e in events if e[0] == "sent" and e[1:] != ("view", 0)])
-
-    monkeypatch.setattr(TableRecorder, "_written", written)
-    async with recorded(tmp_path) as (server, _recorder):
-        a, a_w, b, _b_w = await two_seats(server)
-        seq = await a.send_action({"add": 2})
-        await disk.wait_entered()
-        disk.go.set()
-        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
-        both_views = [("sent", "view", 1), ("sent", "view", 1)]
-        assert seen_at_report[-1] == [("sent", "ack", seq), *both_views]
-        await a.close()
-        await b.close()
+    seq, seen = await sent_by_each_report(tmp_path, monkeypatch, disk.events, "_written", disk)
+    assert seen[0] == [("sent", "ack", seq), ("sent", "view", 1), ("sent", "view", 1)]

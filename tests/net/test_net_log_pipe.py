@@ -18,7 +18,7 @@ from typing import Any
 
 import msgpack
 import pytest
-from test_net_group_commit import recorded, spy_sends, two_seats, until
+from test_net_group_commit import recorded, sent_by_each_report, spy_sends, two_seats, until
 
 import net.recorder as recorder_module
 from net.messages import Ack
@@ -339,21 +339,5 @@ async def test_the_frames_leave_in_the_callback_that_reports_the_record_durable(
     """Not a loop turn later through the record future's callbacks (net/outbox.py flush)."""
     events: list[tuple[Any, ...]] = []
     spy_sends(monkeypatch, events)
-    seen_at_report: list[list[tuple[Any, ...]]] = []
-    real = TableRecorder._pipe_report
-
-    def report(self: TableRecorder, channel: Any, error: BaseException | None) -> None:
-        real(self, channel, error)
-        seen_at_report.append([e for e in events if e[0] == "sent" and e[1:] != ("view", 0)])
-
-    monkeypatch.setattr(TableRecorder, "_pipe_report", report)
-    async with recorded(tmp_path) as (server, _recorder):
-        a, a_w, b, _b_w = await two_seats(server)
-        seq = await a.send_action({"add": 2})
-        await held.wait_entered()
-        held.go.set()
-        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
-        both_views = [("sent", "view", 1), ("sent", "view", 1)]
-        assert seen_at_report[-1] == [("sent", "ack", seq), *both_views]
-        await a.close()
-        await b.close()
+    seq, seen = await sent_by_each_report(tmp_path, monkeypatch, events, "_pipe_report", held)
+    assert seen[0] == [("sent", "ack", seq), ("sent", "view", 1), ("sent", "view", 1)]
