@@ -132,7 +132,7 @@ class TableClient:
         # One silence timer, checked lazily: each frame only notes the time, and the
         # timer, when it fires early, waits on until idle_timeout after the last frame.
         loop = asyncio.get_running_loop()
-        self._time = loop.time
+        self._loop = loop
         self._heard = loop.time()
         self._silence = loop.call_at(self._heard + idle_timeout, self._check_silence)
         conn.deliver(self._take, self._stream_ended)
@@ -368,8 +368,8 @@ class TableClient:
     def _check_silence(self) -> None:
         """The silence timer: lost after :attr:`idle_timeout` seconds without a frame."""
         due = self._heard + self._idle_timeout
-        if self._time() < due:
-            self._silence = asyncio.get_running_loop().call_at(due, self._check_silence)
+        if self._loop.time() < due:
+            self._silence = self._loop.call_at(due, self._check_silence)
         else:
             self._end(worded("silent", seconds=f"{self._idle_timeout:g}"))
 
@@ -388,7 +388,7 @@ class TableClient:
             True when nothing more will be read: after the table's ``bye``, or a
             frame that is not one msgpack map (the stream is garbled).
         """
-        self._heard = self._time()
+        self._heard = self._loop.time()
         try:
             msg = parse_server_frame(payload)
         except BadMessage as exc:

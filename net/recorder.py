@@ -771,7 +771,7 @@ class _PipeChannel:
                     durable.set_exception(failure)
             self.stopping = True
             self._backlog.clear()
-            if not self._w < 0:
+            if self._w >= 0:
                 self._loop.remove_writer(self._w)
             self._close_w()
         report = self._report()

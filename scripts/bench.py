@@ -372,8 +372,8 @@ def ready_frame(i: int) -> bytes:
 async def server_fanout_raw_clients(samples: int) -> list[float]:
     """:func:`server_fanout` with 22 raw clients instead of :class:`net.client.TableClient`:
     each reads its frames and checks them (:func:`net.messages.parse_server_frame`) in
-    one task, as the anchor's peers do, without the client's reader task and inbox.
-    The same server: what is left over the lean model is the server's own."""
+    one task, as the anchor's peers do, without the client's frame cutter, inbox and
+    consumer. The same server: what is left over the lean model is the server's own."""
     game, server = _fanout_table()
     latencies: list[float] = []
     async with server:
