@@ -25,7 +25,7 @@ from net.frames import (
     encode,
     read_payload,
 )
-from net.messages import Lobby, TableInfo, View, Welcome
+from net.messages import Lobby, TableInfo, View, Welcome, parse_server_frame
 
 Outcome = tuple[list[bytes], str]
 """The payloads read, then how the stream ended: the error's type and text."""
@@ -248,3 +248,80 @@ async def test_a_garbled_stream_ends_the_client_with_the_reason(opener: str) -> 
         assert client.lost_params.get("why") == f"Frame length 0 is outside 1..{MAX_FRAME} bytes."
         assert client.closed
         await client.close()
+
+
+def _view(rev: int) -> dict[str, object]:
+    return View(rev, {"seat": None}, None, ()).to_wire()
+
+
+@asynccontextmanager
+async def _fed_client() -> AsyncIterator[tuple[TableClient, FrameReader]]:
+    """A client welcomed over a real socket, whose later frames the test feeds to its
+    FrameReader by hand (so each call's effect is known when it returns)."""
+    async with _peer(_table_frames(WELCOME)) as (port, _writers):
+        reader, writer = await open_stream("127.0.0.1", port)
+        client = await TableClient.handshake(
+            reader, writer, "here", name="A", app_version="0", game="count"
+        )
+        try:
+            yield client, reader
+        finally:
+            await client.close()
+
+
+async def test_views_wait_as_bytes_and_are_checked_when_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """22 clients in one process held 22 decoded views at once, and a young collection
+    ran on every action (bench-server.txt round 9): a view is checked in receive()."""
+    import net.client as client_module
+
+    parsed: list[str] = []
+
+    def counting(payload: bytes) -> object:
+        msg = parse_server_frame(payload)
+        parsed.append(type(msg).__name__)
+        return msg
+
+    monkeypatch.setattr(client_module, "parse_server_frame", counting)
+    async with _fed_client() as (client, reader):
+        reader.feed_data(_table_frames(_view(2), {"type": "ping"}, _view(3), _view(4)))
+        assert parsed == ["Ping"]  # answered at once; the views not yet read
+        assert client._inbox.qsize() == 3
+        revs = [(await client.receive()).to_wire()["rev"] for _ in range(3)]
+        assert revs == [2, 3, 4]
+        assert parsed == ["Ping", "View", "View", "View"]
+
+
+async def test_a_malformed_view_is_skipped_when_taken() -> None:
+    async with _fed_client() as (client, reader):
+        bad = {"type": "view", "rev": "two", "view": {}}  # rev must be an int
+        reader.feed_data(_table_frames(bad, _view(3)))
+        msg = await asyncio.wait_for(client.receive(), 5.0)
+        assert isinstance(msg, View) and msg.rev == 3
+        assert not client.closed
+
+
+GARBLED_VIEW = _frame(encode({"type": "view", "rev": 2})[4:5] + b"\xa4type\xa4view\xc1")
+"""A frame that begins as a view does but is not msgpack (0xc1 is never used)."""
+
+
+@pytest.mark.parametrize("after", ["a view", "the table's bye"])
+async def test_a_garbled_view_ends_the_client_there_when_taken(after: str) -> None:
+    """What came after the garbled frame is dropped, as when a frame is cut there: the
+    client says why it ended, and no later frame (not even a bye) is heard of."""
+    later = _view(5) if after == "a view" else {"type": "bye", "reason": "closing"}
+    with pytest.raises(FrameError) as refused:
+        parse_server_frame(GARBLED_VIEW[4:])
+    async with _fed_client() as (client, reader):
+        lobby = Lobby((), False, "lobby").to_wire()
+        reader.feed_data(_table_frames(lobby) + GARBLED_VIEW + _table_frames(later))
+        assert isinstance(await asyncio.wait_for(client.receive(), 5.0), Lobby)
+        for _ in range(2):  # and every later call
+            with pytest.raises(ConnectionLost):
+                await asyncio.wait_for(client.receive(), 5.0)
+        assert client.lost_params.get("why") == str(refused.value)
+        assert client.bye_reason is None
+        assert client.closed
+        reader.feed_data(_table_frames(_view(6)))  # nothing is taken after the end
+        assert client._inbox.qsize() == 1  # the end, put back
