@@ -559,7 +559,8 @@ class _DiskThread:
     keep it until its next system call, after the views. Once the thread is in
     its write (one system call that writes and syncs: :class:`net.tablelog.LogWriter`),
     the disk's work and the views overlap. The thread hands the outcome back with
-    ``call_soon_threadsafe``. It ends after :meth:`stop`, once the batches handed
+    ``call_soon_threadsafe``, then makes the log's room again if it ran low
+    (:meth:`net.tablelog.LogWriter.make_room`). It ends after :meth:`stop`, once the batches handed
     over before it are written. It is a daemon thread: at the interpreter's exit a
     batch may be left unsynced, and then its frames were never sent (the outbox
     holds them until the batch is durable).
@@ -651,7 +652,8 @@ _NO_SPLICE: Final = frozenset({errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP})
 class _PipeChannel:
     """The pipe hand-off of one log: the loop writes each record into a pipe and goes
     on at once; a thread parked in :func:`net.tablelog.move_synced` (``os.splice``
-    into the log opened ``O_DSYNC``, at explicit offsets from the file's size on)
+    into the log opened ``O_DSYNC``, at explicit offsets from the end of its last record
+    on, into its room: :class:`net.tablelog.LogTail`)
     wakes in the kernel, which writes and syncs without the interpreter lock, and
     reports how many bytes are on disk with ``call_soon_threadsafe``.
 

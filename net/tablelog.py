@@ -78,9 +78,12 @@ check: a record torn anywhere before its last byte has zeros where its ``ck``
 marker or CRC was. Torn inside the marker, the marker is wrong; torn inside the
 CRC, the bytes it covers are intact, so the torn record passes only if the zeros
 it got are the CRC's own bytes, that is if it is byte for byte the record
-written. A torn record is therefore never read as another record: a tear in its
-length prefix reads as the clean end (the unfinished record is dropped, as it was
-never acknowledged), any other tear as damage (as a missing tail was). A crash
+written. A torn record is therefore never read as another record: a tear that
+leaves its length reading zero (at most its first 2 bytes kept, or 3 for a record
+under 256 bytes: such lengths begin with two or three zero bytes) reads as the clean end (the
+unfinished record is dropped, as it was never acknowledged), any other tear as
+damage (as a missing tail was). tests/net/test_tablelog_room.py tears one record
+of each kind at every byte, and shows the torn ones msgpack alone would take. A crash
 that keeps later sectors of a write but loses earlier ones shows a zero length
 followed by other bytes (damage), or a record whose CRC fails (damage).
 """
