@@ -131,12 +131,15 @@ async def test_the_pipe_writes_into_the_room_and_extends_it_after_reporting(
     assert writer.path.stat().st_size == size  # into the room
     for i in range(8):  # 8 KB records: the room runs low, the thread makes it again
         await recorder._queue(writer, [writer.action_record(0, {"say": "z" * 8000, "n": i})])
-    recorder.close()
     log = read_log(writer.path)
     assert [a.action.get("n") for a in log.actions] == [None, *range(8)]
     assert writer.path.stat().st_size > size and room_of(writer.path) == bytes(
         writer.path.stat().st_size - log.valid_bytes
     )
+    await recorder._queue(writer, [writer.action_record(1, {"add": 2}), writer.end_record({})])
+    recorder.close()
+    await until(lambda: writer.path.stat().st_size == read_log(writer.path).valid_bytes)
+    assert read_log(writer.path).end == {}  # the end recorded, the room cut off after it
 
 
 class HeldRoom:
