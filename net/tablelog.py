@@ -804,7 +804,8 @@ def read_log(path: Path) -> TableLog:
             if checked and (left < _LENGTH.size or data[offset : offset + 4] == _ZERO_LENGTH):
                 if data.count(0, offset) == left:
                     break  # the room: the clean end
-                raise _Bad("a zero length followed by other bytes")
+                if left >= _LENGTH.size:
+                    raise _Bad("a zero length followed by other bytes")
             if left < _LENGTH.size:
                 raise _Bad("truncated length")
             (size,) = _LENGTH.unpack_from(data, offset)
