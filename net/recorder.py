@@ -45,7 +45,7 @@ from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
 from net.server import TableServer
 from net.table import SeatRecord
-from net.tablelog import LoggedAction, LogWriter, TableLog, move_synced
+from net.tablelog import LoggedAction, LogTail, LogWriter, TableLog, move_synced
 
 log = logging.getLogger(__name__)
 
@@ -567,7 +567,8 @@ class _DiskThread:
     keep it until its next system call, after the views. Once the thread is in
     its write (one system call that writes and syncs: :class:`net.tablelog.LogWriter`),
     the disk's work and the views overlap. The thread hands the outcome back with
-    ``call_soon_threadsafe``. It ends after :meth:`stop`, once the batches handed
+    ``call_soon_threadsafe``, then makes the log's room again if it ran low
+    (:meth:`net.tablelog.LogWriter.make_room`). It ends after :meth:`stop`, once the batches handed
     over before it are written. It is a daemon thread: at the interpreter's exit a
     batch may be left unsynced, and then its frames were never sent (the outbox
     holds them until the batch is durable).
@@ -611,27 +612,35 @@ def _disk_loop(jobs: queue.SimpleQueue[_Job | None], taken: threading.Lock) -> N
             taken.release()
         batch, loop, done = job
         error: BaseException | None = None
+        writers: list[LogWriter] = []
         try:
-            _write_batch(batch)
+            writers = _write_batch(batch)
         except BaseException as exc:  # reported on the loop: the table closes
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(done, batch, error)
-        del job, batch, loop, done, error  # hold nothing while waiting for the next
+        for writer in writers:  # after the report: the records never wait for it
+            writer.make_room()
+        del job, batch, loop, done, error, writers  # hold nothing while waiting for the next
 
 
-def _write_batch(batch: list[_Queued]) -> None:
-    """In a worker thread: write each writer's run of records with one sync, in order."""
+def _write_batch(batch: list[_Queued]) -> list[LogWriter]:
+    """In a worker thread: write each writer's run of records with one sync, in order;
+    returns the writers written to, in order."""
     run: list[bytes] = []
     current: LogWriter | None = None
+    written: list[LogWriter] = []
     for writer, records, _durable in batch:
         if writer is not current:
             if current is not None:
                 current.write(run)
+                written.append(current)
             current, run = writer, []
         run += records
     if current is not None:
         current.write(run)
+        written.append(current)
+    return written
 
 
 def pipe_handoff() -> bool:
@@ -651,7 +660,8 @@ _NO_SPLICE: Final = frozenset({errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP})
 class _PipeChannel:
     """The pipe hand-off of one log: the loop writes each record into a pipe and goes
     on at once; a thread parked in :func:`net.tablelog.move_synced` (``os.splice``
-    into the log opened ``O_DSYNC``, at explicit offsets from the file's size on)
+    into the log opened ``O_DSYNC``, at explicit offsets from the end of its last record
+    on, into its room: :class:`net.tablelog.LogTail`)
     wakes in the kernel, which writes and syncs without the interpreter lock, and
     reports how many bytes are on disk with ``call_soon_threadsafe``.
 
@@ -799,16 +809,20 @@ def _pipe_loop(
     moved: Callable[[int, BaseException | None], None],
 ) -> None:
     """A pipe's thread: move what the pipe holds to the log until its writing end is
-    closed; report each move on the loop; on a failure, cut the file back to the end
-    of the last whole batch, report, and end (nothing more is written)."""
-    fd, start, on_disk, whole = -1, 0, 0, 0
+    closed; report each move on the loop, then (off the records' path) make the log's
+    room again if it ran low (:meth:`~net.tablelog.LogTail.make_room`); on a failure,
+    cut the file back to the end of the last whole batch, report, and end (nothing
+    more is written)."""
+    tail: LogTail | None = None
+    start, on_disk, whole = 0, 0, 0
     error: BaseException | None = None
     copy = False
     try:
-        fd, start = writer.open_at_end()
+        tail = writer.open_at_end()
+        start = tail.at
         while True:
             try:
-                count = move_synced(pipe_r, fd, start + on_disk, copy=copy)
+                count = move_synced(pipe_r, tail.fd, tail.at, copy=copy)
             except OSError as exc:
                 if copy or exc.errno not in _NO_SPLICE:
                     raise
@@ -817,20 +831,21 @@ def _pipe_loop(
             if count == 0:
                 break
             on_disk += count
+            tail.moved(count)
             while ends and ends[0] <= on_disk:
                 whole = ends.popleft()
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(moved, on_disk, None)
+            tail.make_room()  # after the report: the records never wait for it
     except BaseException as exc:  # reported on the loop: the table closes
         error = exc
-        if fd >= 0 and on_disk > whole:  # a partial batch would read as damage
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, start + whole)
+        if tail is not None and on_disk > whole:  # a partial batch would read as damage
+            tail.cut(start + whole)
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(moved, whole, error)
     finally:
-        if fd >= 0:
-            os.close(fd)
+        if tail is not None:
+            tail.close()
         os.close(pipe_r)
 
 

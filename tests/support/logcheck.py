@@ -45,6 +45,18 @@ def check_log(path: Path) -> bool:
     return True
 
 
+def tear(path: Path, lost: int) -> None:
+    """Cut the last ``lost`` bytes of the log's last record off, as a crash mid-append
+    would (the room after it, if any, goes too: a torn record *in* the room ends in
+    zeros instead, see test_tablelog_room.py).
+
+    Raises:
+        net.tablelog.LogDamaged: the log was damaged already.
+    """
+    end = read_log(path).valid_bytes
+    path.write_bytes(path.read_bytes()[: end - lost])
+
+
 def play_log(
     path: Path,
     *,
