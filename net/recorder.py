@@ -43,6 +43,7 @@ from typing import Any, Final
 
 from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
+from net.logaio import AioChannel, aio_available
 from net.server import TableServer
 from net.table import SeatRecord
 from net.tablelog import LoggedAction, LogTail, LogWriter, TableLog, move_synced
@@ -251,7 +252,9 @@ class TableRecorder:
         # Where the platform can splice (Linux), records go through a pipe instead
         # (_PipeChannel: one per log file, opened with the first record for it).
         self._pipe = pipe_handoff()
-        self._channel: _PipeChannel | None = None
+        self._aio = aio_available()  # first choice: the kernel writes (net/logaio.py)
+        self._aio_refused = False
+        self._channel: _PipeChannel | AioChannel | None = None
         self._unclosed: weakref.finalize[[], TableRecorder] | None = None  # stops the pipe
         self._closed = False
 
@@ -439,7 +442,7 @@ class TableRecorder:
                     if self._unclosed is not None:  # stopped: the finalizer need not hold it
                         self._unclosed.detach()
                 try:
-                    channel = _PipeChannel(writer, loop, weakref.WeakMethod(self._pipe_report))
+                    channel = self._new_channel(writer, loop)
                 except OSError as exc:  # no descriptor for a pipe: the thread it is
                     log.warning("Table log: no pipe (%s); writing from a thread", exc)
                     self._pipe = False
@@ -453,7 +456,28 @@ class TableRecorder:
             self._channel.stop()  # records queued after close() are written, then it ends
         return True
 
-    def _pipe_report(self, channel: _PipeChannel, error: BaseException | None) -> None:
+    def _new_channel(
+        self, writer: LogWriter, loop: asyncio.AbstractEventLoop
+    ) -> _PipeChannel | AioChannel:
+        """The hand-off for ``writer``'s records: the kernel's own (:class:`AioChannel`)
+        where the platform, the file system and the log allow it, else a pipe.
+
+        Raises:
+            OSError: no pipe either.
+        """
+        report: weakref.WeakMethod[_Report] = weakref.WeakMethod(self._pipe_report)
+        if self._aio:
+            try:
+                return AioChannel(writer, loop, report)
+            except OSError as exc:
+                if not self._aio_refused:  # said once per recorder
+                    log.info("Table log: no kernel AIO (%s); through a pipe", exc)
+                self._aio_refused = True
+        return _PipeChannel(writer, loop, report)
+
+    def _pipe_report(
+        self, channel: _PipeChannel | AioChannel, error: BaseException | None
+    ) -> None:
         """On the loop, after ``channel`` resolved the futures of the records now on
         disk (``error``: why the rest will never be): count the sync, or fail every
         record still queued; go on with records waiting for a new log."""
@@ -650,7 +674,7 @@ def pipe_handoff() -> bool:
     return hasattr(os, "splice") and hasattr(os, "O_DSYNC")
 
 
-_Report = Callable[["_PipeChannel", BaseException | None], None]
+_Report = Callable[["_PipeChannel | AioChannel", BaseException | None], None]
 """Called on the loop after a pipe's move to disk: ``None``, or why it failed."""
 
 _NO_SPLICE: Final = frozenset({errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP})

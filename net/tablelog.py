@@ -457,6 +457,12 @@ class LogWriter:
         call twice. A record appended after this opens the file for itself alone."""
         self._file.close()
 
+    @property
+    def keeps_room(self) -> bool:
+        """The log keeps room past its last record (format 2, where records are written
+        at explicit offsets: :data:`ROOM_WRITES`)."""
+        return self._file.room
+
     def open_at_end(self) -> LogTail:
         """The end of the log for a thread that moves records from a pipe with
         ``os.splice`` (:func:`move_synced`), which refuses an appending file: a new
@@ -492,6 +498,17 @@ class LogTail:
             file.owner.release()
             raise
         self.at = file.end
+
+    @property
+    def room_end(self) -> int:
+        """Where the log's room ends (the file's size), in bytes from its start: a write
+        up to there changes no metadata."""
+        return self._file.size
+
+    @property
+    def room_low(self) -> bool:
+        """Less room is left than :data:`ROOM_LOW` bytes: :meth:`make_room` would make more."""
+        return self._file.room and self._file.size - self._file.end < ROOM_LOW
 
     def moved(self, count: int) -> None:
         """``count`` more bytes are durable at :attr:`at` (their record may be unfinished)."""

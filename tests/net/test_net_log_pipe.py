@@ -30,6 +30,12 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "splice"), reason="no os.splice 
 HEADER = {"game": "count", "seed": 1, "seats": []}
 
 
+@pytest.fixture(autouse=True)
+def pipe_not_aio(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipe, even where the kernel's AIO would be chosen first (test_net_log_aio.py)."""
+    monkeypatch.setattr(recorder_module, "aio_available", lambda: False)
+
+
 class HeldSplice:
     """Stands in for ``os.splice``: the first ``held`` moves wait, once their bytes are
     in the file, until :attr:`go` is set (a slow sync); each move's byte count is kept."""
