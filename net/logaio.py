@@ -42,9 +42,10 @@ BLOCK: Final = 4096
 """Alignment and granularity of the log's direct writes, in bytes: a memory page, and
 a multiple of every disk's logical block (512 or 4096)."""
 
-BUFFER: Final = 4 * MAX_RECORD
-"""Bytes of records (after the last block's start) one write takes at most; more
-waits for the next write. A multiple of :data:`BLOCK`."""
+BUFFER: Final = MAX_RECORD
+"""Bytes of records one write takes at most (after the last block's start, which the
+buffer holds too); more waits for the next write. A multiple of :data:`BLOCK`. The
+buffer is mapped memory: only the pages written to are ever allocated."""
 
 _SYSCALLS: Final = {
     "x86_64": {"io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209},
@@ -230,7 +231,6 @@ class AioChannel:
         self._pending = bytearray()  # handed over, not yet in a write
         self._waiting: collections.deque[tuple[int, asyncio.Future[None]]] = collections.deque()
         self._flight: tuple[int, int] | None = None  # (bytes handed over, file end) in flight
-        self._written = 0  # bytes handed over that are on disk
         self._growing = False  # a thread makes room
         self._opening = True  # until _opened
         self._closed = False
@@ -327,7 +327,6 @@ class AioChannel:
         assert tail is not None
         tail.moved(end - tail.at)
         self._end = end
-        self._written = handed
         last = end // BLOCK * BLOCK  # keep the last block (unfinished) at the buffer's start
         if last != self._base:
             kept = self._buffer[last - self._base : end - self._base]
