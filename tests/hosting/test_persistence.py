@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logcheck import play_log, tear
+from logcheck import kernel_aio_in, play_log, tear
 
+import net.logaio as logaio
+import net.recorder as recorder_module
 from net.client import TableClient
 from net.messages import Bye, View
 from net.server import TableServer
@@ -303,14 +305,18 @@ async def test_a_table_resumed_from_its_log_equals_the_table_before_the_crash() 
     assert replay_log(log).match.result() == final
 
 
-@pytest.mark.parametrize("handoff", ["pipe", "thread"])
+@pytest.mark.parametrize("handoff", ["aio", "pipe", "thread"])
 async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
-    monkeypatch: pytest.MonkeyPatch, handoff: str
+    monkeypatch: pytest.MonkeyPatch, handoff: str, tmp_path: Path
 ) -> None:
-    """Either hand-off to the disk (net/recorder.py): a pipe spliced into the log, or a
-    thread writing it where the platform cannot splice."""
+    """Every hand-off to the disk (net/recorder.py): the kernel's AIO (net/logaio.py), a
+    pipe spliced into the log, or a thread writing it where the platform cannot splice."""
+    if handoff == "aio" and not kernel_aio_in(tmp_path):
+        pytest.skip("no kernel AIO here")
     if handoff == "pipe" and not hasattr(os, "splice"):
         pytest.skip("no os.splice on this platform")
+    if handoff != "aio":
+        monkeypatch.setattr(recorder_module, "aio_available", lambda: False)
     if handoff == "thread":
         monkeypatch.delattr(os, "splice", raising=False)
     server = TableServer(
@@ -335,8 +341,10 @@ async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
 
     if handoff == "thread":
         monkeypatch.setattr(LogWriter, "write", disk_full)
-    else:
+    elif handoff == "pipe":
         monkeypatch.setattr(os, "splice", splice_full)
+    else:  # the write completes with the kernel's refusal
+        monkeypatch.setattr(logaio._Kernel, "reap", lambda _kernel: -28)
     seq = await client.send_action({"type": "ready"})
     rest = [m async for m in messages]
     await client.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from logcheck import kernel_aio_in
 from test_net_group_commit import recorded, sent_by_each_report, spy_sends, two_seats
 from test_tablelog_room import old_log
 
@@ -37,15 +38,8 @@ def new_log(tmp_path: Path, name: str = "aio.plog") -> tuple[LogWriter, TableRec
 def aio_here(tmp_path: Path) -> None:
     """Skip where this machine or tmp_path's file system has no kernel AIO (the pipe's
     tests cover those); the project's machines have it."""
-    if not logaio.aio_available():
-        pytest.skip("no Linux AIO on this platform")
-    probe = tmp_path / "probe"
-    probe.write_bytes(bytes(BLOCK))
-    try:
-        logaio._Kernel().close()
-        os.close(os.open(probe, os.O_WRONLY | os.O_DIRECT))
-    except OSError as exc:
-        pytest.skip(f"no kernel AIO here: {exc}")
+    if not kernel_aio_in(tmp_path):
+        pytest.skip("no kernel AIO here")
 
 
 class Writes:
