@@ -53,6 +53,10 @@ _SYSCALLS: Final = {
 }
 """The AIO system calls' numbers per machine (glibc has no wrappers for them)."""
 
+_NOT_HERE: Final = frozenset({errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS})
+"""A first write refused with one of these: this file cannot be written so (an odd file
+system); the records go through the pipe instead (:class:`AioRefused`)."""
+
 _IOCB_CMD_PWRITE: Final = 1
 _IOCB_FLAG_RESFD: Final = 1
 
@@ -161,6 +165,11 @@ Report = Callable[["AioChannel", BaseException | None], None]
 is stopped, and nothing more is written)."""
 
 
+class AioRefused(OSError):
+    """The kernel refused this log's first write (:data:`_NOT_HERE`): nothing was written,
+    and :meth:`AioChannel.unwritten` gives back every record handed over, for the pipe."""
+
+
 def _blocks(size: int) -> int:
     """``size`` bytes rounded up to whole :data:`BLOCK` s."""
     return -(-size // BLOCK) * BLOCK
@@ -230,11 +239,15 @@ class AioChannel:
         self._handed = 0  # bytes handed over so far
         self._pending = bytearray()  # handed over, not yet in a write
         self._waiting: collections.deque[tuple[int, asyncio.Future[None]]] = collections.deque()
-        self._flight: tuple[int, int] | None = None  # (bytes handed over, file end) in flight
+        # In flight: (bytes handed over once it is on disk, its file end, its bytes of
+        # _pending, which keeps them until then)
+        self._flight: tuple[int, int, int] | None = None
         self._growing = False  # a thread makes room
         self._opening = True  # until _opened
         self._closed = False
         self._failure: Exception | None = None
+        self._wrote = False  # a write completed: a refusal now is a failure
+        self._refused: list[tuple[bytes, asyncio.Future[None]]] = []
         loop.add_reader(self._done_fd, self._reap)
         threading.Thread(target=self._open, name="table log (opening)", daemon=True).start()
 
@@ -300,8 +313,7 @@ class AioChannel:
         except OSError as exc:
             self._fail(exc)
             return
-        del self._pending[:take]
-        self._flight = (self._handed - len(self._pending), end)
+        self._flight = (self._handed - len(self._pending) + take, end, take)
 
     def _reap(self) -> None:
         """The eventfd is readable: the write in flight completed."""
@@ -316,13 +328,15 @@ class AioChannel:
             return
         if result is None:
             return  # not yet (a spurious wake-up)
-        handed, end = self._flight
+        handed, end, took = self._flight
         size = _blocks(end - self._base)
         if result != size:
             why = os.strerror(-result) if result < 0 else f"{result} of {size} bytes"
             self._fail(OSError(-result if result < 0 else errno.EIO, f"log write: {why}"))
             return
         self._flight = None
+        self._wrote = True
+        del self._pending[:took]
         tail = self._tail
         assert tail is not None
         tail.moved(end - tail.at)
@@ -385,8 +399,19 @@ class AioChannel:
         assert self._tail is not None
         return (self._tail.room_end - self._base) // BLOCK * BLOCK - (self._end - self._base)
 
+    def unwritten(self) -> list[tuple[bytes, asyncio.Future[None]]]:
+        """After an :class:`AioRefused` report: every record handed over, in order, each
+        run with its future (none resolved), for another hand-off; then nothing."""
+        refused, self._refused = self._refused, []
+        return refused
+
     def _fail(self, error: BaseException) -> None:
-        """Fail every record not on disk, cut the file back, report, and end."""
+        """Fail every record not on disk, cut the file back, report, and end; or, for a
+        first write refused as this file cannot be written so, keep every record for
+        another hand-off (:class:`AioRefused`)."""
+        if not self._wrote and isinstance(error, OSError) and error.errno in _NOT_HERE:
+            self._give_back(AioRefused(error.errno, f"no kernel AIO for this log: {error}"))
+            return
         failure = error if isinstance(error, Exception) else RuntimeError(str(error))
         self._failure = failure
         while self._waiting:
@@ -402,6 +427,22 @@ class AioChannel:
         report = self._report()
         if report is not None:
             report(self, error)
+
+    def _give_back(self, refusal: AioRefused) -> None:
+        """Nothing was written: hand every record back (:meth:`unwritten`), end, report."""
+        data = bytes(self._pending)
+        start = 0
+        while self._waiting:
+            end, durable = self._waiting.popleft()
+            self._refused.append((data[start:end], durable))
+            start = end
+        self._pending.clear()
+        self.stopping = True
+        self._flight = None
+        self._close()
+        report = self._report()
+        if report is not None:
+            report(self, refusal)
 
     def _close(self) -> None:
         """Give everything back once nothing is in flight (the log's room is cut off if

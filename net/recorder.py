@@ -43,7 +43,7 @@ from typing import Any, Final
 
 from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
-from net.logaio import AioChannel, aio_available
+from net.logaio import AioChannel, AioRefused, aio_available
 from net.server import TableServer
 from net.table import SeatRecord
 from net.tablelog import LoggedAction, LogTail, LogWriter, TableLog, move_synced
@@ -481,6 +481,9 @@ class TableRecorder:
         """On the loop, after ``channel`` resolved the futures of the records now on
         disk (``error``: why the rest will never be): count the sync, or fail every
         record still queued; go on with records waiting for a new log."""
+        if isinstance(error, AioRefused) and isinstance(channel, AioChannel):
+            self._aio_instead(channel, error)
+            return
         if error is not None:
             self._writing = False
             self._written([], error)  # fails everything queued, nothing more is written
@@ -489,6 +492,35 @@ class TableRecorder:
         self._frames_may_go()
         if self._writing and channel is self._channel and channel.idle:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
+
+    def _aio_instead(self, channel: AioChannel, refusal: AioRefused) -> None:
+        """The kernel refused ``channel``'s first write (an odd file system): nothing of
+        it is on disk, so its records go through a pipe instead, in order, before any
+        queued after them; no more kernel AIO for this recorder."""
+        log.info("Table log: %s; through a pipe", refusal)
+        self._aio = False
+        records = channel.unwritten()
+        if channel is not self._channel:
+            return  # pragma: no cover - a refused channel is the current one
+        if self._unclosed is not None:
+            self._unclosed.detach()
+        self._channel = None
+        try:
+            pipe = _PipeChannel(
+                channel.writer, asyncio.get_running_loop(), weakref.WeakMethod(self._pipe_report)
+            )
+        except OSError as exc:
+            for _data, durable in records:
+                if not durable.done():
+                    durable.set_exception(exc)
+            self._pipe_report(channel, exc)
+            return
+        self._channel = pipe
+        self._unclosed = weakref.finalize(self, pipe.stop)
+        for data, durable in records:
+            pipe.hand_over([data], durable)
+        if self._closed and not self._pending:
+            pipe.stop()
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice) and let the

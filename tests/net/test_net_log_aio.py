@@ -266,3 +266,43 @@ async def test_an_ended_log_loses_its_room_and_the_channel_gives_everything_back
             break
         await asyncio.sleep(0.01)
     assert [t.name for t in threading.enumerate() if t not in before] == []
+
+
+@pytest.mark.parametrize("when", ["submitted", "completed"])
+async def test_a_first_write_the_file_system_refuses_goes_through_the_pipe_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A file system that opens ``O_DIRECT`` but refuses the write itself: the records
+    were not written, so they go through the pipe, in order; the table plays on."""
+    refusals: list[str] = []
+    if when == "submitted":
+
+        def refuse(kernel: Any, *args: Any) -> None:
+            refusals.append(when)
+            raise OSError(errno.EINVAL, "io_submit: Invalid argument")
+
+        monkeypatch.setattr(logaio._Kernel, "write", refuse)
+    else:
+        real = logaio._Kernel.reap
+
+        def refused(kernel: Any) -> int | None:
+            result = real(kernel)
+            if result is None:
+                return None
+            refusals.append(when)
+            return -errno.EINVAL
+
+        monkeypatch.setattr(logaio._Kernel, "reap", refused)
+    writer, recorder = new_log(tmp_path)
+    futures = [recorder._queue(writer, [writer.action_record(0, {"add": i})]) for i in range(3)]
+    assert isinstance(recorder._channel, AioChannel)
+    order = in_order(futures)
+    await asyncio.wait_for(asyncio.gather(*futures), 10)
+    assert order == [0, 1, 2] and refusals == [when]
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    later = recorder._queue(writer, [writer.action_record(1, {"add": 3})])
+    await later
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    recorder.close()
+    assert recorder.error is None
+    assert [x.action["add"] for x in read_log(writer.path).actions] == [0, 1, 2, 3]
