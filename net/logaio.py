@@ -12,8 +12,10 @@ What it needs, checked when a channel is made (:class:`AioChannel` raises
 :class:`OSError` otherwise, and the recorder falls back to the pipe):
 
 * Linux on x86-64 or AArch64, with ``io_setup`` allowed (a container may forbid it);
-* a file system that takes ``O_DIRECT`` (ext4, xfs, btrfs; not tmpfs): writes that
-  bypass the page cache, so the kernel can do them without a thread;
+* a file system that takes ``O_DIRECT`` (ext4, xfs, btrfs; not tmpfs before Linux
+  6.6): writes that bypass the page cache, so the kernel can do them without a thread
+  (one that opens such a file but refuses its first write hands its records back,
+  and they go through the pipe: :class:`AioRefused`);
 * a log with room (format 2, ``net/tablelog.py`` "Room"): ``O_DIRECT`` writes whole
   blocks, so the last block is written again with each record, zeros after it, and
   the write never grows the file (a growing one would be done synchronously).
@@ -459,6 +461,7 @@ class AioChannel:
         self._release()
 
     def _release(self) -> None:
+        """Stop watching the eventfd; close it, the direct descriptor and the context."""
         with contextlib.suppress(Exception):  # the loop may be closed (a finalizer)
             if self._done_fd >= 0:
                 self._loop.remove_reader(self._done_fd)
@@ -472,6 +475,8 @@ class AioChannel:
     # --- in the opening thread -------------------------------------------------
 
     def _open(self) -> None:
+        """Take the log's end (waiting for a write under way), read its last block, make
+        room if it is low, and hand that to the loop (:meth:`_opened`)."""
         tail: LogTail | None = None
         head = b""
         error: BaseException | None = None
