@@ -204,13 +204,25 @@ def decode_plain(payload: bytes) -> tuple[Wire, int] | None:
         proven: the payload is longer than :data:`MAX_FRAME`, holds a token
         :func:`decoded_containers` cannot rule out, msgpack refuses it, or it is
         not a map; then :func:`decode` decides (and words the error). A 1.3 kB
-        view: ≈ 1.3 µs over msgpack's own decoding.
+        view: ≈ 0.9 µs over msgpack's own decoding.
     """
     containers = decoded_containers(payload) if len(payload) <= MAX_FRAME else None
     if containers is None:
         return None
     try:
-        value = msgpack.unpackb(payload, **_SERVER_OPTIONS)
+        # _SERVER_OPTIONS spelled out (tests/net/test_net_quick_frames.py pins them):
+        # keywords in the call cost ≈ 0.15 µs less than ** of a dict.
+        value = msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_FRAME,
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=MAX_FRAME,
+            max_map_len=MAX_FRAME,
+        )
     except Exception:  # msgpack's errors are many; decode() raises the frame's own
         return None
     if type(value) is not dict:
@@ -228,6 +240,11 @@ _DECODED_KINDS: Final = bytes(
 )
 """Each byte's kind for :func:`decoded_containers`: 2 for a byte of
 :data:`_MAYBE_NOT_PLAIN`, 1 for one of :data:`_CONTAINER_STARTS`, 0 otherwise."""
+
+_NEITHER_KIND: Final = bytes(byte for byte in range(256) if not _DECODED_KINDS[byte])
+"""The bytes of kind 0 (:data:`_DECODED_KINDS`), which :func:`decoded_containers` leaves
+out: what is left of the bytes, translated, tells both of its answers in one pass (≈ 0.3 µs
+less than translating them all and counting)."""
 
 _EMPTY_LENGTH: Final = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xC7: 1, 0xC8: 2, 0xC9: 4}
 """Bin and ext 8/16/32: the bytes of their length, which must be all zero for
@@ -262,15 +279,18 @@ def decoded_containers(data: bytes) -> int | None:
         At least the number of maps and lists in the value, itself included (the
         bytes that could begin one); ``None`` when ``data`` holds one of those
         sequences, or more than :data:`_MAYBE_NOT_PLAIN_MAX` bytes that could begin
-        one. ≈ 1 µs for 1.3 kB, plus ≈ 0.2 µs per such byte.
+        one. ≈ 0.6 µs for 1.3 kB (one pass, in C); ≈ 1.7 µs with one byte that could
+        begin such a sequence (a second pass, to find it), plus ≈ 0.2 µs per further one.
 
     Never use it on bytes read with other options: a bin token with data, or a
     fixext one, would pass.
     """
-    kinds = data.translate(_DECODED_KINDS)
-    if 2 in kinds and not _decoded_plain(data, kinds, 0, len(data)):
+    marks = data.translate(_DECODED_KINDS, _NEITHER_KIND)  # one byte per byte of kind 1 or 2
+    if 2 not in marks:
+        return len(marks)
+    if not _decoded_plain(data, data.translate(_DECODED_KINDS), 0, len(data)):
         return None
-    return kinds.count(1)
+    return len(marks) - marks.count(2)
 
 
 def _decoded_plain(

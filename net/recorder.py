@@ -43,9 +43,10 @@ from typing import Any, Final
 
 from net.chat import Said
 from net.game import Agent, GameDefinition, Match, Wire, note_table_move
+from net.logaio import AioChannel, AioRefused, aio_available
 from net.server import TableServer
 from net.table import SeatRecord
-from net.tablelog import LoggedAction, LogWriter, TableLog, move_synced
+from net.tablelog import LoggedAction, LogTail, LogWriter, TableLog, move_synced
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +252,9 @@ class TableRecorder:
         # Where the platform can splice (Linux), records go through a pipe instead
         # (_PipeChannel: one per log file, opened with the first record for it).
         self._pipe = pipe_handoff()
-        self._channel: _PipeChannel | None = None
+        self._aio = aio_available()  # first choice: the kernel writes (net/logaio.py)
+        self._aio_refused = False
+        self._channel: _PipeChannel | AioChannel | None = None
         self._unclosed: weakref.finalize[[], TableRecorder] | None = None  # stops the pipe
         self._closed = False
 
@@ -439,7 +442,7 @@ class TableRecorder:
                     if self._unclosed is not None:  # stopped: the finalizer need not hold it
                         self._unclosed.detach()
                 try:
-                    channel = _PipeChannel(writer, loop, weakref.WeakMethod(self._pipe_report))
+                    channel = self._new_channel(writer, loop)
                 except OSError as exc:  # no descriptor for a pipe: the thread it is
                     log.warning("Table log: no pipe (%s); writing from a thread", exc)
                     self._pipe = False
@@ -453,10 +456,34 @@ class TableRecorder:
             self._channel.stop()  # records queued after close() are written, then it ends
         return True
 
-    def _pipe_report(self, channel: _PipeChannel, error: BaseException | None) -> None:
+    def _new_channel(
+        self, writer: LogWriter, loop: asyncio.AbstractEventLoop
+    ) -> _PipeChannel | AioChannel:
+        """The hand-off for ``writer``'s records: the kernel's own (:class:`AioChannel`)
+        where the platform, the file system and the log allow it, else a pipe.
+
+        Raises:
+            OSError: no pipe either.
+        """
+        report: weakref.WeakMethod[_Report] = weakref.WeakMethod(self._pipe_report)
+        if self._aio:
+            try:
+                return AioChannel(writer, loop, report)
+            except OSError as exc:
+                if not self._aio_refused:  # said once per recorder
+                    log.info("Table log: no kernel AIO (%s); through a pipe", exc)
+                self._aio_refused = True
+        return _PipeChannel(writer, loop, report)
+
+    def _pipe_report(
+        self, channel: _PipeChannel | AioChannel, error: BaseException | None
+    ) -> None:
         """On the loop, after ``channel`` resolved the futures of the records now on
         disk (``error``: why the rest will never be): count the sync, or fail every
         record still queued; go on with records waiting for a new log."""
+        if isinstance(error, AioRefused) and isinstance(channel, AioChannel):
+            self._aio_instead(channel, error)
+            return
         if error is not None:
             self._writing = False
             self._written([], error)  # fails everything queued, nothing more is written
@@ -465,6 +492,35 @@ class TableRecorder:
         self._frames_may_go()
         if self._writing and channel is self._channel and channel.idle:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
+
+    def _aio_instead(self, channel: AioChannel, refusal: AioRefused) -> None:
+        """The kernel refused ``channel``'s first write (an odd file system): nothing of
+        it is on disk, so its records go through a pipe instead, in order, before any
+        queued after them; no more kernel AIO for this recorder."""
+        log.info("Table log: %s; through a pipe", refusal)
+        self._aio = False
+        records = channel.unwritten()
+        if channel is not self._channel:
+            return  # pragma: no cover - a refused channel is the current one
+        if self._unclosed is not None:
+            self._unclosed.detach()
+        self._channel = None
+        try:
+            pipe = _PipeChannel(
+                channel.writer, asyncio.get_running_loop(), weakref.WeakMethod(self._pipe_report)
+            )
+        except OSError as exc:
+            for _data, durable in records:
+                if not durable.done():
+                    durable.set_exception(exc)
+            self._pipe_report(channel, exc)
+            return
+        self._channel = pipe
+        self._unclosed = weakref.finalize(self, pipe.stop)
+        for data, durable in records:
+            pipe.hand_over([data], durable)
+        if self._closed and not self._pending:
+            pipe.stop()
 
     def close(self) -> None:
         """Close the file (the log stays as it is; safe to call twice) and let the
@@ -567,7 +623,8 @@ class _DiskThread:
     keep it until its next system call, after the views. Once the thread is in
     its write (one system call that writes and syncs: :class:`net.tablelog.LogWriter`),
     the disk's work and the views overlap. The thread hands the outcome back with
-    ``call_soon_threadsafe``. It ends after :meth:`stop`, once the batches handed
+    ``call_soon_threadsafe``, then makes the log's room again if it ran low
+    (:meth:`net.tablelog.LogWriter.make_room`). It ends after :meth:`stop`, once the batches handed
     over before it are written. It is a daemon thread: at the interpreter's exit a
     batch may be left unsynced, and then its frames were never sent (the outbox
     holds them until the batch is durable).
@@ -611,27 +668,35 @@ def _disk_loop(jobs: queue.SimpleQueue[_Job | None], taken: threading.Lock) -> N
             taken.release()
         batch, loop, done = job
         error: BaseException | None = None
+        writers: list[LogWriter] = []
         try:
-            _write_batch(batch)
+            writers = _write_batch(batch)
         except BaseException as exc:  # reported on the loop: the table closes
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(done, batch, error)
-        del job, batch, loop, done, error  # hold nothing while waiting for the next
+        for writer in writers:  # after the report: the records never wait for it
+            writer.make_room()
+        del job, batch, loop, done, error, writers  # hold nothing while waiting for the next
 
 
-def _write_batch(batch: list[_Queued]) -> None:
-    """In a worker thread: write each writer's run of records with one sync, in order."""
+def _write_batch(batch: list[_Queued]) -> list[LogWriter]:
+    """In a worker thread: write each writer's run of records with one sync, in order;
+    returns the writers written to, in order."""
     run: list[bytes] = []
     current: LogWriter | None = None
+    written: list[LogWriter] = []
     for writer, records, _durable in batch:
         if writer is not current:
             if current is not None:
                 current.write(run)
+                written.append(current)
             current, run = writer, []
         run += records
     if current is not None:
         current.write(run)
+        written.append(current)
+    return written
 
 
 def pipe_handoff() -> bool:
@@ -641,7 +706,7 @@ def pipe_handoff() -> bool:
     return hasattr(os, "splice") and hasattr(os, "O_DSYNC")
 
 
-_Report = Callable[["_PipeChannel", BaseException | None], None]
+_Report = Callable[["_PipeChannel | AioChannel", BaseException | None], None]
 """Called on the loop after a pipe's move to disk: ``None``, or why it failed."""
 
 _NO_SPLICE: Final = frozenset({errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP})
@@ -651,7 +716,8 @@ _NO_SPLICE: Final = frozenset({errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP})
 class _PipeChannel:
     """The pipe hand-off of one log: the loop writes each record into a pipe and goes
     on at once; a thread parked in :func:`net.tablelog.move_synced` (``os.splice``
-    into the log opened ``O_DSYNC``, at explicit offsets from the file's size on)
+    into the log opened ``O_DSYNC``, at explicit offsets from the end of its last record
+    on, into its room: :class:`net.tablelog.LogTail`)
     wakes in the kernel, which writes and syncs without the interpreter lock, and
     reports how many bytes are on disk with ``call_soon_threadsafe``.
 
@@ -799,16 +865,20 @@ def _pipe_loop(
     moved: Callable[[int, BaseException | None], None],
 ) -> None:
     """A pipe's thread: move what the pipe holds to the log until its writing end is
-    closed; report each move on the loop; on a failure, cut the file back to the end
-    of the last whole batch, report, and end (nothing more is written)."""
-    fd, start, on_disk, whole = -1, 0, 0, 0
+    closed; report each move on the loop, then (off the records' path) make the log's
+    room again if it ran low (:meth:`~net.tablelog.LogTail.make_room`); on a failure,
+    cut the file back to the end of the last whole batch, report, and end (nothing
+    more is written)."""
+    tail: LogTail | None = None
+    start, on_disk, whole = 0, 0, 0
     error: BaseException | None = None
     copy = False
     try:
-        fd, start = writer.open_at_end()
+        tail = writer.open_at_end()
+        start = tail.at
         while True:
             try:
-                count = move_synced(pipe_r, fd, start + on_disk, copy=copy)
+                count = move_synced(pipe_r, tail.fd, tail.at, copy=copy)
             except OSError as exc:
                 if copy or exc.errno not in _NO_SPLICE:
                     raise
@@ -817,20 +887,21 @@ def _pipe_loop(
             if count == 0:
                 break
             on_disk += count
+            tail.moved(count)
             while ends and ends[0] <= on_disk:
                 whole = ends.popleft()
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(moved, on_disk, None)
+            tail.make_room()  # after the report: the records never wait for it
     except BaseException as exc:  # reported on the loop: the table closes
         error = exc
-        if fd >= 0 and on_disk > whole:  # a partial batch would read as damage
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, start + whole)
+        if tail is not None and on_disk > whole:  # a partial batch would read as damage
+            tail.cut(start + whole)
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(moved, whole, error)
     finally:
-        if fd >= 0:
-            os.close(fd)
+        if tail is not None:
+            tail.close()
         os.close(pipe_r)
 
 

@@ -502,18 +502,19 @@ async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
 
 Sync = Literal["thread", "loop", "none"]
 """How :func:`lean_fanout` makes its record durable: in a disk thread (as the server
-must), on the event loop itself (a lower bound the server may not use), or not at all."""
+did before it handed records to the kernel, net/logaio.py), on the event loop itself
+(a lower bound the server may not use), or not at all."""
 
 
 async def lean_fanout(
     table: Table, samples: int, sync: Sync, *, checked: bool = True
 ) -> list[float]:
     """A lean model of the work the server figure must do, on the bare anchor's plumbing,
-    with the project's own client check and the server's kind of hand-off to a disk
-    thread: what the server would cost without its own machinery. Not a floor: a check
-    of the same strictness can be cheaper, a pipe hand-off costs the loop less, and
-    peers cutting frames in a protocol read faster (docs/measurements/bench-server.txt,
-    round 6).
+    with the project's own client check and a hand-off to a disk thread (the server's
+    until round 6; now it hands records to the kernel: net/logaio.py): what the server
+    would cost without its own machinery. Not a floor: the kernel's hand-off costs less,
+    and peers cutting frames in a protocol read faster (docs/measurements/bench-server.txt,
+    rounds 6 and 9).
 
     On one small frame from peer 0, a bare asyncio server decodes and checks it as
     the table does (:func:`net.messages.parse_client_message`), applies the action
@@ -522,7 +523,7 @@ async def lean_fanout(
     the 22 frames. Each of the 22 peers reads its frame and checks it as a client
     does (:func:`net.messages.parse_server_frame`). The record goes to a preallocated
     file with ``O_DSYNC`` (no size change to sync: the cheapest sync this disk
-    gives); ``"thread"`` hands it to a thread as the server does (one queue put,
+    gives); ``"thread"`` hands it to a thread as the server once did (one queue put,
     a wait until the thread has it, a ``call_soon_threadsafe`` back), ``"loop"``
     writes it on the event loop, where every other table would wait on the disk.
     No locks, timers, outbox, acks, queues or tasks per client. Not ``checked``: the

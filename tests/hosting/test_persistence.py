@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logcheck import play_log
+from logcheck import kernel_aio_in, play_log, tear
 
+import net.logaio as logaio
+import net.recorder as recorder_module
 from net.client import TableClient
 from net.messages import Bye, View
 from net.server import TableServer
-from net.tablelog import LogDamaged, LogWriter, read_log
+from net.tablelog import FORMAT_VERSION, ROOM, ROOM_LOW, LogDamaged, LogWriter, read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.cli import main
 from poissonnier_tui.client.headless import play_seat
@@ -100,7 +102,7 @@ def test_log_records_round_trip_owner_only_and_nothing_after_the_end(tmp_path: P
     with pytest.raises(FileExistsError):
         LogWriter.create(path, {"seed": 1})  # a log is never overwritten
     log = read_log(path)
-    assert log.header["seed"] == 7 and log.header["format"] == 1
+    assert log.header["seed"] == 7 and log.header["format"] == FORMAT_VERSION == 2
     assert [(a.seat, a.action) for a in log.actions] == [
         (1, {"type": "ready"}),
         (0, {"type": "end_turn"}),
@@ -122,8 +124,9 @@ async def test_truncation_at_every_byte_offset_is_the_error_or_a_resume_of_the_v
 ) -> None:
     original = tmp_path / "small.plog"
     played = play_log(original, seed=11, players=2, actions=12, humans=1)
-    data = original.read_bytes()
-    ends = [a.offset for a in read_log(original).actions] + [len(data)]  # record boundaries
+    sound = read_log(original)
+    data = original.read_bytes()[: sound.valid_bytes]  # the records (the room: test_tablelog_room)
+    ends = [a.offset for a in sound.actions] + [len(data)]  # record boundaries
     header_end = ends[0]
     assert len(played) == 12 and len(data) < 1200
     target = tmp_path / "cut.plog"
@@ -133,14 +136,19 @@ async def test_truncation_at_every_byte_offset_is_the_error_or_a_resume_of_the_v
             leftover.unlink()
         target.write_bytes(data[:cut])
         complete = sum(1 for end in ends[1:] if end <= cut)  # actions wholly inside the cut
-        if cut in ends:  # a cut between records is a shorter log, not a damaged one
+        last = max([0, *(e for e in ends if e <= cut)])  # the end of the last whole record
+        # A cut between records is a shorter log, not a damaged one; so is one that leaves
+        # only zeros after the last record (the first bytes of a length under 64 KiB): in
+        # a log with room, that is its clean end.
+        clean = cut >= header_end and data[last:cut] == bytes(cut - last)
+        if clean:
             assert len(read_log(target).actions) == complete
         else:
             with pytest.raises(LogDamaged) as damaged:
                 read_log(target)
             message = str(damaged.value)
             assert f"damaged at byte {damaged.value.offset}" in message
-            assert damaged.value.offset == max([0, *(e for e in ends if e <= cut)])
+            assert damaged.value.offset == last
             assert "the last good record is" in message
             assert damaged.value.good_actions == complete
         if cut < header_end:
@@ -150,7 +158,7 @@ async def test_truncation_at_every_byte_offset_is_the_error_or_a_resume_of_the_v
             assert "Nothing can be resumed" in str(refused.value)
             errors += 1
             continue
-        if cut not in ends:
+        if not clean:
             with pytest.raises(ResumeError, match="Not resumed"):
                 plan_resume(target, confirm=no)
             assert target.read_bytes() == data[:cut]  # asking changed nothing
@@ -159,9 +167,11 @@ async def test_truncation_at_every_byte_offset_is_the_error_or_a_resume_of_the_v
         server, recorder = resume_server(plan, port=0)
         assert server.rev == complete
         assert state_key(match_of(server).state) == state_key(replayed_state(original, complete))
-        assert target.read_bytes() == data[: ends[complete]]  # the valid prefix, cut clean
+        after = target.read_bytes()
+        assert after[: ends[complete]] == data[: ends[complete]]  # the valid prefix, cut clean,
+        assert after[ends[complete] :] == bytes(ROOM)  # then the room made again
         kept = list(tmp_path.glob("cut.plog.damaged-*"))
-        assert (len(kept) == 1 and kept[0].read_bytes() == data[:cut]) or cut in ends
+        assert (len(kept) == 1 and kept[0].read_bytes() == data[:cut]) or clean
         assert recorder.path == target
         resumed += 1
     assert errors == header_end and resumed == len(data) + 1 - header_end
@@ -175,7 +185,10 @@ async def test_flipping_any_byte_never_raises_anything_but_the_clear_errors(
     data = original.read_bytes()
     target = tmp_path / "flip.plog"
     outcomes: dict[str, int] = {"refused": 0, "resumable": 0}
-    for i in range(len(data)):
+    records = read_log(original).valid_bytes
+    assert len(data) > records + ROOM_LOW and data[records:] == bytes(len(data) - records)
+    # every byte of the records, then the room's first few and its last
+    for i in [*range(records + 8), len(data) - 1]:
         target.write_bytes(data[:i] + bytes([data[i] ^ 0xFF]) + data[i + 1 :])
         try:
             plan = plan_resume(target, confirm=yes)
@@ -202,7 +215,7 @@ def test_a_refused_action_in_the_log_is_reported_and_can_be_cut(tmp_path: Path) 
     assert "action 7 (seat 1, end_turn)" in asked[0] and "refused on replay" in asked[0]
     assert plan.actions == 6
     resume_server(plan, port=0)
-    assert path.read_bytes() == good
+    assert path.read_bytes() == good[: log.valid_bytes] + bytes(ROOM)  # cut, then room again
 
 
 def test_resume_refuses_other_rules_finished_games_and_missing_files(tmp_path: Path) -> None:
@@ -292,14 +305,18 @@ async def test_a_table_resumed_from_its_log_equals_the_table_before_the_crash() 
     assert replay_log(log).match.result() == final
 
 
-@pytest.mark.parametrize("handoff", ["pipe", "thread"])
+@pytest.mark.parametrize("handoff", ["aio", "pipe", "thread"])
 async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
-    monkeypatch: pytest.MonkeyPatch, handoff: str
+    monkeypatch: pytest.MonkeyPatch, handoff: str, tmp_path: Path
 ) -> None:
-    """Either hand-off to the disk (net/recorder.py): a pipe spliced into the log, or a
-    thread writing it where the platform cannot splice."""
+    """Every hand-off to the disk (net/recorder.py): the kernel's AIO (net/logaio.py), a
+    pipe spliced into the log, or a thread writing it where the platform cannot splice."""
+    if handoff == "aio" and not kernel_aio_in(tmp_path):
+        pytest.skip("no kernel AIO here")
     if handoff == "pipe" and not hasattr(os, "splice"):
         pytest.skip("no os.splice on this platform")
+    if handoff != "aio":
+        monkeypatch.setattr(recorder_module, "aio_available", lambda: False)
     if handoff == "thread":
         monkeypatch.delattr(os, "splice", raising=False)
     server = TableServer(
@@ -324,8 +341,10 @@ async def test_an_action_that_cannot_be_recorded_closes_the_table_unheard(
 
     if handoff == "thread":
         monkeypatch.setattr(LogWriter, "write", disk_full)
-    else:
+    elif handoff == "pipe":
         monkeypatch.setattr(os, "splice", splice_full)
+    else:  # the write completes with the kernel's refusal
+        monkeypatch.setattr(logaio._Kernel, "reap", lambda _kernel: -28)
     seq = await client.send_action({"type": "ready"})
     rest = [m async for m in messages]
     await client.close()
@@ -372,7 +391,7 @@ def test_history_lists_date_players_winner_and_length(
     play_log(folder / "2026-01-02_100000_seed4_bbbb.plog", seed=4, players=2, actions=9)
     damaged = folder / "2026-01-03_100000_seed5_cccc.plog"
     play_log(damaged, seed=5, players=2, actions=5)
-    damaged.write_bytes(damaged.read_bytes()[:-3])
+    tear(damaged, 3)
     games = list_games()
     assert len(games) == 3
     done = next(g for g in games if g.finished)
@@ -446,7 +465,7 @@ def test_serve_resume_says_why_it_cannot(
     assert "There is no log at" in capsys.readouterr().err
     damaged = tmp_path / "d.plog"
     play_log(damaged, seed=5, players=2, actions=5)
-    damaged.write_bytes(damaged.read_bytes()[:-3])
+    tear(damaged, 3)
     before = damaged.read_bytes()
     monkeypatch.setattr("builtins.input", lambda: "n")
     assert main(["serve", "--resume", str(damaged), "--port", "0"]) == 1
@@ -502,7 +521,7 @@ def test_yes_continues_from_the_valid_prefix_without_asking(
 
     damaged = tmp_path / "d.plog"
     play_log(damaged, seed=9, players=2, actions=7)
-    damaged.write_bytes(damaged.read_bytes()[:-4])
+    tear(damaged, 4)
 
     def no_terminal() -> str:
         raise AssertionError("--yes must not ask")

@@ -18,7 +18,7 @@ def test_a_replay_shows_the_chat_said_by_each_step_and_the_game_is_unchanged(
 ) -> None:
     path = tmp_path / "chat.plog"
     played = play_log(path, seed=24, players=3, actions=8, humans=1)
-    writer = LogWriter.reopen(path, path.stat().st_size)
+    writer = LogWriter.reopen(path, read_log(path).valid_bytes)
     writer.append_chat(0, "P0", "How much for the bass?", 3)
     writer.append_chat(None, "Eve", "Too expensive!", 8)
     replay = Replay.load(path)
@@ -36,7 +36,7 @@ def test_a_replay_shows_the_chat_said_by_each_step_and_the_game_is_unchanged(
 async def test_the_replay_viewer_writes_the_chat_said_by_the_step_shown(tmp_path: Path) -> None:
     path = tmp_path / "chat.plog"
     play_log(path, seed=24, players=3, actions=8, humans=1)
-    writer = LogWriter.reopen(path, path.stat().st_size)
+    writer = LogWriter.reopen(path, read_log(path).valid_bytes)
     writer.append_chat(1, "Bot 1", "3 coins and it's yours", 4)
     app = ReplayApp(Replay.load(path))
     async with app.run_test(size=(160, 50)) as pilot:

@@ -25,7 +25,7 @@ from net.messages import Ack, Bye, View
 from net.outbox import Outbox
 from net.recorder import TableRecorder
 from net.server import TableServer, Timing
-from net.tablelog import LogWriter, read_log
+from net.tablelog import ROOM_WRITES, LogWriter, read_log
 
 Event = tuple[Any, ...]
 
@@ -305,33 +305,38 @@ async def test_a_record_goes_to_the_disk_thread_before_the_loop_turns(
 def test_a_write_the_disk_cuts_short_is_finished_or_taken_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Writes go at explicit offsets (``os.pwrite``, into the log's room) where the
+    platform can, else they append (``os.write``): either may be cut short."""
     path = tmp_path / "short.plog"
     writer = LogWriter.create(path, {"game": "count", "seed": 1, "seats": []})
-    real_write = os.write
+    name = "pwrite" if ROOM_WRITES else "write"
+    real_write = getattr(os, name)
     calls: list[int] = []
 
-    def short(fd: int, data: Any) -> int:  # the kernel takes 7 bytes at a time
+    def short(fd: int, data: Any, *at: int) -> int:  # the kernel takes 7 bytes at a time
         calls.append(len(data))
-        return real_write(fd, bytes(data[:7]))
+        return int(real_write(fd, bytes(data[:7]), *at))
 
-    monkeypatch.setattr(os, "write", short)
+    monkeypatch.setattr(os, name, short)
     writer.write([writer.action_record(0, {"add": 1}), writer.action_record(1, {"add": 2})])
     assert len(calls) > 2  # it went on until everything was written
-    size = path.stat().st_size
+    size = read_log(path).valid_bytes
 
-    def full(fd: int, data: Any) -> int:  # part of a record, then a full disk
+    def full(fd: int, data: Any, *at: int) -> int:  # part of a record, then a full disk
         if len(data) > 7:
-            return real_write(fd, bytes(data[:7]))
+            return int(real_write(fd, bytes(data[:7]), *at))
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "write", full)
+    monkeypatch.setattr(os, name, full)
     with pytest.raises(OSError):
         writer.write([writer.action_record(0, {"add": 3})])
-    monkeypatch.setattr(os, "write", real_write)
-    assert path.stat().st_size == size  # the partial record was cut off again
+    monkeypatch.setattr(os, name, real_write)
+    assert path.stat().st_size == size  # the partial record was cut off again (and the room)
     log = read_log(path)
     assert [(x.seat, x.action) for x in log.actions] == [(0, {"add": 1}), (1, {"add": 2})]
     assert log.valid_bytes == size
+    writer.write([writer.action_record(1, {"add": 4})])  # it goes on after them
+    assert [x.action["add"] for x in read_log(path).actions] == [1, 2, 4]
 
 
 async def test_the_loop_hands_the_batch_over_until_the_disk_thread_has_it(
@@ -382,7 +387,8 @@ def test_the_log_stays_open_between_records_and_closes_once_a_write_under_way_is
     writer = LogWriter.create(path, {"game": "count", "seed": 1, "seats": []})
     opened: list[int] = []
     closed: list[int] = []
-    real_open, real_close, real_write = os.open, os.close, os.write
+    name = "pwrite" if ROOM_WRITES else "write"  # how the writer writes (see the test above)
+    real_open, real_close, real_write = os.open, os.close, getattr(os, name)
 
     def open_(*args: Any) -> int:
         fd = real_open(*args)
@@ -395,18 +401,18 @@ def test_the_log_stays_open_between_records_and_closes_once_a_write_under_way_is
 
     entered, go = threading.Event(), threading.Event()
 
-    def held_write(fd: int, data: Any) -> int:
+    def held_write(fd: int, data: Any, *at: int) -> int:
         if fd in opened:
             entered.set()
             assert go.wait(10)
-        return real_write(fd, data)
+        return int(real_write(fd, data, *at))
 
     monkeypatch.setattr(os, "open", open_)
     monkeypatch.setattr(os, "close", close)
     writer.write([writer.action_record(0, {"add": 1})])
     writer.write([writer.action_record(1, {"add": 2})])
     assert len(opened) == 1 and closed == []  # one descriptor for both records
-    monkeypatch.setattr(os, "write", held_write)
+    monkeypatch.setattr(os, name, held_write)
     thread = threading.Thread(target=writer.write, args=([writer.action_record(0, {"add": 3})],))
     thread.start()
     assert entered.wait(10)
@@ -415,7 +421,7 @@ def test_the_log_stays_open_between_records_and_closes_once_a_write_under_way_is
     go.set()
     thread.join(10)
     assert closed == opened  # the write gave it back, and it was closed then
-    monkeypatch.setattr(os, "write", real_write)
+    monkeypatch.setattr(os, name, real_write)
     writer.write([writer.action_record(1, {"add": 4})])  # after close: opened for itself alone
     assert len(opened) == 2 and closed == opened
     writer.close()  # twice: nothing more to close

@@ -452,6 +452,22 @@ def test_the_limits_let_through_only_empty_bins_and_exts() -> None:
     assert net.frames._REFERENTS_ARE_ITEMS  # the type walk is on in this interpreter
 
 
+def test_decode_plain_unpacks_with_the_reference_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``decode_plain`` spells ``_SERVER_OPTIONS`` out in its call (cheaper than ``**``):
+    the very options, which ``decode(payload, SERVER_LIMITS)`` also uses."""
+    seen: list[dict[str, Any]] = []
+    unpackb = msgpack.unpackb
+
+    def spy(payload: bytes, **options: Any) -> Any:
+        seen.append(options)
+        return unpackb(payload, **options)
+
+    monkeypatch.setattr(net.frames.msgpack, "unpackb", spy)
+    assert decode_plain(FRAMES[0]) is not None
+    decode(FRAMES[0], SERVER_LIMITS)
+    assert seen == [net.frames._SERVER_OPTIONS, net.frames._SERVER_OPTIONS]
+
+
 def _container_bytes(data: bytes) -> int:
     """How many bytes of ``data`` could begin a map or an array."""
     return sum(0x80 <= byte <= 0x9F or 0xDC <= byte <= 0xDF for byte in data)

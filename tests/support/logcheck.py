@@ -3,10 +3,12 @@ and writing a real one from random legal moves."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Any
 
+import net.logaio as logaio
 from net.tablelog import LogWriter, read_log
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.match import RULES_VERSION, PoissonnierGame
@@ -43,6 +45,18 @@ def check_log(path: Path) -> bool:
     assert done.match.is_over, f"{path}: the log says the game ended; the replay does not"
     assert done.match.result() == log.end, f"{path}: the replay's result differs from the log's"
     return True
+
+
+def tear(path: Path, lost: int) -> None:
+    """Cut the last ``lost`` bytes of the log's last record off, as a crash mid-append
+    would (the room after it, if any, goes too: a torn record *in* the room ends in
+    zeros instead, see test_tablelog_room.py).
+
+    Raises:
+        net.tablelog.LogDamaged: the log was damaged already.
+    """
+    end = read_log(path).valid_bytes
+    path.write_bytes(path.read_bytes()[: end - lost])
 
 
 def play_log(
@@ -98,3 +112,21 @@ def play_log(
     if state.phase is Phase.OVER and state.result is not None:
         writer.finish(state.result)
     return played
+
+
+def kernel_aio_in(folder: Path) -> bool:
+    """Whether a log in ``folder`` can be written by the kernel's AIO (net/logaio.py):
+    Linux AIO here and a file system that takes ``O_DIRECT``. Tests of that hand-off
+    skip where it cannot be had (the pipe's tests cover those machines)."""
+    if not logaio.aio_available():
+        return False
+    probe = folder / "aio-probe"
+    probe.write_bytes(bytes(logaio.BLOCK))
+    try:
+        logaio._Kernel().close()
+        os.close(os.open(probe, os.O_WRONLY | os.O_DIRECT))
+    except OSError:
+        return False
+    finally:
+        probe.unlink()
+    return True

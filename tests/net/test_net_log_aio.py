@@ -1,0 +1,308 @@
+"""The kernel's own hand-off of a table's log (net/logaio.py ``AioChannel``): the loop
+submits each write itself (Linux AIO, ``O_DIRECT`` and ``O_DSYNC``, into the log's
+room) and hears through an eventfd once it is durable. Where it cannot (another
+platform, a sandbox without ``io_setup``, tmpfs, a format-1 log) the pipe takes over
+(test_net_log_pipe.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from logcheck import kernel_aio_in
+from test_net_group_commit import recorded, sent_by_each_report, spy_sends, two_seats
+from test_tablelog_room import old_log
+
+import net.logaio as logaio
+import net.recorder as recorder_module
+from net.logaio import BLOCK, AioChannel
+from net.messages import Ack
+from net.recorder import TableRecorder
+from net.tablelog import MAX_RECORD, LogWriter, read_log
+
+HEADER = {"game": "count", "seed": 1, "seats": []}
+
+
+def new_log(tmp_path: Path, name: str = "aio.plog") -> tuple[LogWriter, TableRecorder]:
+    writer = LogWriter.create(tmp_path / name, HEADER)
+    return writer, TableRecorder(writer=writer)
+
+
+@pytest.fixture(autouse=True)
+def aio_here(tmp_path: Path) -> None:
+    """Skip where this machine or tmp_path's file system has no kernel AIO (the pipe's
+    tests cover those); the project's machines have it."""
+    if not kernel_aio_in(tmp_path):
+        pytest.skip("no kernel AIO here")
+
+
+class Writes:
+    """Every write the channel submits ``(offset, size)``, and whether it reached past the
+    file's end (it must not: a write growing the file is done synchronously)."""
+
+    def __init__(self) -> None:
+        self.done: list[tuple[int, int]] = []
+        self.grew: list[bool] = []
+
+
+@pytest.fixture
+def writes(monkeypatch: pytest.MonkeyPatch) -> Writes:
+    seen = Writes()
+    real = logaio._Kernel.write
+
+    def write(kernel: Any, fd: int, address: int, size: int, offset: int, done_fd: int) -> None:
+        assert offset % BLOCK == 0 and size % BLOCK == 0
+        seen.grew.append(offset + size > os.fstat(fd).st_size)
+        seen.done.append((offset, size))
+        real(kernel, fd, address, size, offset, done_fd)
+
+    monkeypatch.setattr(logaio._Kernel, "write", write)
+    return seen
+
+
+class HeldCompletions:
+    """The first ``held`` completions reach the channel only once :attr:`go` is set (the
+    bytes are on disk; the loop hears of it late, as after a slow sync)."""
+
+    def __init__(self, held: int = 1) -> None:
+        self.held = held
+        self.count = 0
+        self.entered = threading.Event()
+        self.go = threading.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def reap(self, real: Any, channel: AioChannel) -> None:
+        if self.count >= self.held or channel._flight is None:
+            real(channel)
+            return
+        self.count += 1
+        self.entered.set()
+        os.eventfd_read(channel._done_fd)  # taken: the loop stops calling until later
+
+        async def later() -> None:
+            await asyncio.to_thread(self.go.wait, 10)
+            real(channel)
+
+        task = asyncio.ensure_future(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_entered(self) -> None:
+        assert await asyncio.to_thread(self.entered.wait, 10)
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldCompletions]:
+    completions = HeldCompletions()
+    real = AioChannel._reap
+    monkeypatch.setattr(AioChannel, "_reap", lambda channel: completions.reap(real, channel))
+    yield completions
+    completions.go.set()
+
+
+def in_order(futures: list[asyncio.Future[None]]) -> list[int]:
+    order: list[int] = []
+    for i, future in enumerate(futures):
+        future.add_done_callback(lambda _f, i=i: order.append(i))
+    return order
+
+
+async def test_the_kernel_writes_each_record_before_its_future_resolves_and_records_group(
+    tmp_path: Path, held: HeldCompletions, writes: Writes
+) -> None:
+    writer, recorder = new_log(tmp_path)
+    first = recorder._queue(writer, [writer.action_record(0, {"add": 1})])
+    assert isinstance(recorder._channel, AioChannel) and recorder._disk is None
+    on_disk: list[list[int]] = []
+    first.add_done_callback(
+        lambda _f: on_disk.append([x.action["add"] for x in read_log(writer.path).actions])
+    )
+    await held.wait_entered()  # written; the loop has not heard
+    assert not first.done()
+    later = [recorder._queue(writer, [writer.action_record(1, {"add": i})]) for i in range(10)]
+    order = in_order([first, *later])
+    held.go.set()
+    await asyncio.gather(first, *later)
+    assert on_disk[0][0] == 1  # in the file before it resolved
+    assert order == list(range(11))
+    assert len(writes.done) == 2 and recorder.syncs == 2  # the ten went together
+    assert writes.grew == [False, False]
+    recorder.close()
+    log = read_log(writer.path)
+    assert [x.action["add"] for x in log.actions] == [1, *range(10)]
+    room = writer.path.read_bytes()[log.valid_bytes :]
+    assert len(room) > 0 and room == bytes(len(room))  # zeros after the records
+
+
+async def test_records_across_blocks_and_past_the_room_are_kept_whole(
+    tmp_path: Path, writes: Writes
+) -> None:
+    """Small records across block boundaries, then records of about MAX_RECORD bytes:
+    more than one write's buffer, more than the room, which a thread makes again."""
+    writer, recorder = new_log(tmp_path)
+    small = [recorder._queue(writer, [writer.action_record(i % 2, {"add": i})]) for i in range(300)]
+    await asyncio.gather(*small)
+    text = "é" * ((MAX_RECORD - 200) // 2)
+    big = [writer.chat_record(0, "Ana", text[: len(text) - i], i) for i in range(6)]
+    assert all(r is not None and len(r) > MAX_RECORD - 256 for r in big)
+    futures = [recorder._queue(writer, [r]) for r in big if r is not None]
+    await asyncio.wait_for(asyncio.gather(*futures), 20)
+    assert not any(writes.grew)  # every write went into room made beforehand
+    assert len(writes.done) >= 3
+    recorder.close()
+    log = read_log(writer.path)
+    assert [x.action["add"] for x in log.actions] == list(range(300))
+    assert [c.text for c in log.chats] == [text[: len(text) - i] for i in range(6)]
+    assert writer.path.stat().st_size >= log.valid_bytes  # its room (cut once it ends)
+
+
+async def test_a_failed_write_fails_its_records_and_every_later_one_and_cuts_the_file_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer, recorder = new_log(tmp_path)
+    await recorder._queue(writer, [writer.action_record(0, {"add": 1})])
+    size = read_log(writer.path).valid_bytes
+    real = logaio._Kernel.reap
+    monkeypatch.setattr(logaio._Kernel, "reap", lambda k: -errno.EIO if real(k) else None)
+    futures = [recorder._queue(writer, [writer.action_record(1, {"add": i})]) for i in range(3)]
+    order = in_order(futures)
+    results = await asyncio.gather(*futures, return_exceptions=True)
+    assert order == [0, 1, 2]
+    assert all(isinstance(r, OSError) and r.errno == errno.EIO for r in results)
+    assert writer.path.stat().st_size == size  # the torn part cut off, and the room
+    assert recorder.error is not None and "no longer being saved" in recorder.error
+    later = recorder._queue(writer, [writer.action_record(0, {"add": 9})])
+    with pytest.raises(OSError):
+        await later  # nothing more is written
+    recorder.close()
+    assert [x.action for x in read_log(writer.path).actions] == [{"add": 1}]
+
+
+async def test_no_ack_or_view_leaves_before_the_kernel_reports_the_record_durable(
+    tmp_path: Path, held: HeldCompletions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[Any, ...]] = []
+    spy_sends(monkeypatch, events)
+    async with recorded(tmp_path) as (server, recorder):
+        a, a_w, b, b_w = await two_seats(server)
+        seq = await a.send_action({"add": 2})
+        await held.wait_entered()
+        assert isinstance(recorder._channel, AioChannel)
+        assert [e for e in events if e[0] == "sent" and e[1:] != ("view", 0)] == []
+        assert len(read_log(tmp_path / "count.plog").actions) == 1  # on disk, not heard of
+        held.go.set()
+        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
+        assert (await b_w.view(1)).view["total"] == 2
+        await a.close()
+        await b.close()
+
+
+async def test_the_frames_leave_in_the_callback_that_reports_the_record_durable(
+    tmp_path: Path, held: HeldCompletions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[Any, ...]] = []
+    spy_sends(monkeypatch, events)
+    seq, seen = await sent_by_each_report(tmp_path, monkeypatch, events, "_pipe_report", held)
+    assert seen[0] == [("sent", "ack", seq), ("sent", "view", 1), ("sent", "view", 1)]
+
+
+@pytest.mark.parametrize("where", ["no io_setup", "no O_DIRECT", "format 1"])
+async def test_where_the_kernel_cannot_the_pipe_writes_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    if where == "no io_setup":  # as in a sandbox that forbids it
+
+        def refused(kernel: Any) -> None:
+            raise OSError(errno.EPERM, "io_setup: Operation not permitted")
+
+        monkeypatch.setattr(logaio._Kernel, "__init__", refused)
+    elif where == "no O_DIRECT":  # as on tmpfs
+        real_open = os.open
+
+        def no_direct(path: Any, flags: int, *args: Any) -> int:
+            if flags & os.O_DIRECT:
+                raise OSError(errno.EINVAL, "Invalid argument")
+            return real_open(path, flags, *args)
+
+        monkeypatch.setattr(os, "open", no_direct)
+    if where == "format 1":
+        path = tmp_path / "old.plog"
+        old_log(path, [{"seat": 0, "action": {"add": 0}, "time": 1.0}])
+        writer = LogWriter.reopen(path, read_log(path).valid_bytes)
+        recorder = TableRecorder(writer=writer)
+        first = [0]
+    else:
+        writer, recorder = new_log(tmp_path)
+        first = []
+    futures = [recorder._queue(writer, [writer.action_record(0, {"add": i})]) for i in (1, 2)]
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    await asyncio.gather(*futures)
+    recorder.close()
+    assert [x.action["add"] for x in read_log(writer.path).actions] == [*first, 1, 2]
+
+
+async def test_an_ended_log_loses_its_room_and_the_channel_gives_everything_back(
+    tmp_path: Path,
+) -> None:
+    writer, recorder = new_log(tmp_path)
+    before = set(threading.enumerate())
+    await recorder._queue(writer, [writer.action_record(0, {"add": 1})])
+    channel = recorder._channel
+    assert isinstance(channel, AioChannel)
+    assert writer.path.stat().st_size > read_log(writer.path).valid_bytes  # room
+    await recorder._queue(writer, [writer.end_record({"winner": 0})])
+    recorder.close()
+    log = read_log(writer.path)
+    assert log.end == {"winner": 0} and writer.path.stat().st_size == log.valid_bytes
+    assert channel._direct < 0 and channel._done_fd < 0 and channel._tail is None
+    for _ in range(100):  # the opening and room threads are gone
+        if not [t for t in threading.enumerate() if t not in before]:
+            break
+        await asyncio.sleep(0.01)
+    assert [t.name for t in threading.enumerate() if t not in before] == []
+
+
+@pytest.mark.parametrize("when", ["submitted", "completed"])
+async def test_a_first_write_the_file_system_refuses_goes_through_the_pipe_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A file system that opens ``O_DIRECT`` but refuses the write itself: the records
+    were not written, so they go through the pipe, in order; the table plays on."""
+    refusals: list[str] = []
+    if when == "submitted":
+
+        def refuse(kernel: Any, *args: Any) -> None:
+            refusals.append(when)
+            raise OSError(errno.EINVAL, "io_submit: Invalid argument")
+
+        monkeypatch.setattr(logaio._Kernel, "write", refuse)
+    else:
+        real = logaio._Kernel.reap
+
+        def refused(kernel: Any) -> int | None:
+            result = real(kernel)
+            if result is None:
+                return None
+            refusals.append(when)
+            return -errno.EINVAL
+
+        monkeypatch.setattr(logaio._Kernel, "reap", refused)
+    writer, recorder = new_log(tmp_path)
+    futures = [recorder._queue(writer, [writer.action_record(0, {"add": i})]) for i in range(3)]
+    assert isinstance(recorder._channel, AioChannel)
+    order = in_order(futures)
+    await asyncio.wait_for(asyncio.gather(*futures), 10)
+    assert order == [0, 1, 2] and refusals == [when]
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    later = recorder._queue(writer, [writer.action_record(1, {"add": 3})])
+    await later
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    recorder.close()
+    assert recorder.error is None
+    assert [x.action["add"] for x in read_log(writer.path).actions] == [0, 1, 2, 3]
