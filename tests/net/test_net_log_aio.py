@@ -16,22 +16,15 @@ from typing import Any
 
 import pytest
 from logcheck import kernel_aio_in
-from test_net_group_commit import recorded, sent_by_each_report, spy_sends, two_seats
+from test_net_group_commit import sent_by_each_report, spy_sends
+from test_net_log_pipe import in_order, new_log, nothing_heard_until_durable
 from test_tablelog_room import old_log
 
 import net.logaio as logaio
 import net.recorder as recorder_module
 from net.logaio import BLOCK, AioChannel
-from net.messages import Ack
 from net.recorder import TableRecorder
 from net.tablelog import MAX_RECORD, LogWriter, read_log
-
-HEADER = {"game": "count", "seed": 1, "seats": []}
-
-
-def new_log(tmp_path: Path, name: str = "aio.plog") -> tuple[LogWriter, TableRecorder]:
-    writer = LogWriter.create(tmp_path / name, HEADER)
-    return writer, TableRecorder(writer=writer)
 
 
 @pytest.fixture(autouse=True)
@@ -104,13 +97,6 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldCompletions]:
     monkeypatch.setattr(AioChannel, "_reap", lambda channel: completions.reap(real, channel))
     yield completions
     completions.go.set()
-
-
-def in_order(futures: list[asyncio.Future[None]]) -> list[int]:
-    order: list[int] = []
-    for i, future in enumerate(futures):
-        future.add_done_callback(lambda _f, i=i: order.append(i))
-    return order
 
 
 async def test_the_kernel_writes_each_record_before_its_future_resolves_and_records_group(
@@ -187,20 +173,7 @@ async def test_a_failed_write_fails_its_records_and_every_later_one_and_cuts_the
 async def test_no_ack_or_view_leaves_before_the_kernel_reports_the_record_durable(
     tmp_path: Path, held: HeldCompletions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events: list[tuple[Any, ...]] = []
-    spy_sends(monkeypatch, events)
-    async with recorded(tmp_path) as (server, recorder):
-        a, a_w, b, b_w = await two_seats(server)
-        seq = await a.send_action({"add": 2})
-        await held.wait_entered()
-        assert isinstance(recorder._channel, AioChannel)
-        assert [e for e in events if e[0] == "sent" and e[1:] != ("view", 0)] == []
-        assert len(read_log(tmp_path / "count.plog").actions) == 1  # on disk, not heard of
-        held.go.set()
-        assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
-        assert (await b_w.view(1)).view["total"] == 2
-        await a.close()
-        await b.close()
+    assert await nothing_heard_until_durable(tmp_path, held, monkeypatch) is AioChannel
 
 
 async def test_the_frames_leave_in_the_callback_that_reports_the_record_durable(

@@ -108,9 +108,12 @@ async def test_a_record_is_in_the_file_before_its_future_resolves_and_records_gr
     assert ROOM_LOW <= len(room) <= ROOM and room == bytes(len(room))
 
 
-async def test_no_ack_or_view_leaves_before_the_pipe_reports_the_record_durable(
-    tmp_path: Path, held: HeldSplice, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def nothing_heard_until_durable(
+    tmp_path: Path, held: Any, monkeypatch: pytest.MonkeyPatch
+) -> type[object]:
+    """Seat A plays while ``held`` (a slow splice, or a late completion) holds its
+    record, which is in the file: no ack or view leaves until the hand-off reports it
+    durable, then both do. Returns the kind of hand-off the recorder used."""
     events: list[tuple[Any, ...]] = []
     spy_sends(monkeypatch, events)
     async with recorded(tmp_path) as (server, recorder):
@@ -120,11 +123,20 @@ async def test_no_ack_or_view_leaves_before_the_pipe_reports_the_record_durable(
         assert recorder.actions == 1 and server.rev == 1
         assert [e for e in events if e[0] == "sent" and e[1:] != ("view", 0)] == []
         assert len(read_log(tmp_path / "count.plog").actions) == 1  # in the file, not reported
+        used = type(recorder._channel)
         held.go.set()
         assert await a_w.until(lambda m: isinstance(m, Ack)) == Ack(seq)
         assert (await b_w.view(1)).view["total"] == 2
         await a.close()
         await b.close()
+    return used
+
+
+async def test_no_ack_or_view_leaves_before_the_pipe_reports_the_record_durable(
+    tmp_path: Path, held: HeldSplice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    used = await nothing_heard_until_durable(tmp_path, held, monkeypatch)
+    assert used is recorder_module._PipeChannel
 
 
 async def test_records_larger_than_the_pipe_never_block_the_loop_and_are_kept_whole(
