@@ -191,8 +191,10 @@ class AioChannel:
     signals the eventfd once the write is durable: the loop resolves the futures of
     the records wholly written, in order, and reports. Records handed over while a
     write is in flight go together in the next one (group commit). The room is made
-    again off the loop (a thread, :meth:`net.tablelog.LogTail.make_room`) once it runs
-    low; a write that would reach past the room waits for it.
+    again off the loop (a thread, :meth:`net.tablelog.LogTail.extend_room`) once it runs
+    low, also for records queued behind the end record; a write that would reach past
+    the room waits for it, and if none could be made, grows the file (the kernel then
+    writes synchronously: slower, nothing lost).
 
     The log's descriptor and room are taken in a thread (:meth:`LogWriter.open_at_end`
     waits for a write under way); records handed over before that wait.
@@ -245,6 +247,7 @@ class AioChannel:
         # _pending, which keeps them until then)
         self._flight: tuple[int, int, int] | None = None
         self._growing = False  # a thread makes room
+        self._grew_in_vain = False  # the last attempt made no room: writes grow the file
         self._opening = True  # until _opened
         self._closed = False
         self._failure: Exception | None = None
@@ -302,10 +305,15 @@ class AioChannel:
         the room take (a record may be split over two writes: it is durable once both are)."""
         assert self._flight is None
         at = self._end - self._base
-        take = min(len(self._pending), BUFFER + BLOCK - at, self._room())
-        if take <= 0:
-            self._grow()  # the room first: a write past it would grow the file
-            return
+        take = min(len(self._pending), BUFFER + BLOCK - at)
+        room = self._room()
+        if take > room:
+            if room > 0:
+                take = room  # what fits now; the rest after
+            elif not self._grew_in_vain:
+                self._grow()  # the room first: a write past it waits in the kernel
+                return
+            # else no room could be made: the write grows the file (synchronously)
         end = self._end + take
         size = _blocks(end - self._base)
         self._buffer[at : at + take] = self._pending[:take]
@@ -356,14 +364,14 @@ class AioChannel:
         report = self._report()
         if report is not None:
             report(self, None)
-        if self.writer.ended and not self._pending:
+        if self.writer.ended and not self._pending and not self._growing:
             with contextlib.suppress(OSError):
                 tail.make_room()  # the end is on disk: the room is cut off
         if self._pending and not self._closed:
             self._submit()
         elif self.stopping:
             self._close()
-        if not self._closed and tail.room_low and not self._growing:
+        if not (self._closed or self._growing or self.writer.ended) and tail.room_low:
             self._grow()
 
     def _grow(self) -> None:
@@ -377,8 +385,8 @@ class AioChannel:
         def grow() -> None:
             error: BaseException | None = None
             try:
-                tail.make_room()
-            except BaseException as exc:  # pragma: no cover - make_room swallows OSError
+                tail.extend_room()  # never cut here: records may still be on their way
+            except BaseException as exc:  # pragma: no cover - extend_room swallows OSError
                 error = exc
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._grown, error)
@@ -386,14 +394,17 @@ class AioChannel:
         threading.Thread(target=grow, name="table log (room)", daemon=True).start()
 
     def _grown(self, error: BaseException | None) -> None:
-        """On the loop: the room thread is done; a write that waited for it goes."""
+        """On the loop: the room thread is done; a write that waited for it goes (if no
+        room could be made, it grows the file: slower, never lost)."""
         self._growing = False
-        if self._tail is None or self._closed or self._flight is not None or not self._pending:
+        if self._tail is None or self._closed or self._flight is not None:
             return
-        if error is not None or self._room() <= 0:
-            self._fail(OSError(errno.ENOSPC, "no room could be made in the log"))
-        else:
+        self._grew_in_vain = error is not None or self._room() <= 0
+        if self._pending:
             self._submit()
+        elif self.writer.ended:
+            with contextlib.suppress(OSError):
+                self._tail.make_room()  # the end is on disk: the room is cut off
 
     def _room(self) -> int:
         """How many bytes of records the next write may take before the room ends: it

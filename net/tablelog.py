@@ -523,6 +523,15 @@ class LogTail:
         """
         return self._file.room_at(self.fd, self._writer.ended)
 
+    def extend_room(self) -> int:
+        """Make the room again if it is low (as :meth:`make_room`), even once the log's
+        end record is built: for records still to be written before it is cut off.
+
+        Returns:
+            The bytes of zeros written.
+        """
+        return self._file.room_at(self.fd, False)
+
     def cut(self, at: int) -> None:
         """Cut the file at byte ``at`` (a failed write's partial batch, and the room with
         it); best effort: an error is ignored (the reader reports the tail as damage)."""

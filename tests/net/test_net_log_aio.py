@@ -24,7 +24,7 @@ import net.logaio as logaio
 import net.recorder as recorder_module
 from net.logaio import BLOCK, AioChannel
 from net.recorder import TableRecorder
-from net.tablelog import MAX_RECORD, LogWriter, read_log
+from net.tablelog import MAX_RECORD, LogTail, LogWriter, read_log
 
 
 @pytest.fixture(autouse=True)
@@ -279,3 +279,37 @@ async def test_a_first_write_the_file_system_refuses_goes_through_the_pipe_inste
     recorder.close()
     assert recorder.error is None
     assert [x.action["add"] for x in read_log(writer.path).actions] == [0, 1, 2, 3]
+
+
+async def test_records_queued_behind_the_end_still_get_room_then_the_room_is_cut(
+    tmp_path: Path, writes: Writes
+) -> None:
+    """The end record is built (the writer has ended) while records larger than the
+    room wait: the room is made for them, not cut from under them (a fast game's end,
+    tests/shell/test_game_ui.py); once the end is on disk the room goes."""
+    writer, recorder = new_log(tmp_path)
+    text = "é" * ((MAX_RECORD - 200) // 2)
+    big = [writer.chat_record(0, "Ana", text, i) for i in range(5)]
+    futures = [recorder._queue(writer, [r]) for r in big if r is not None]
+    futures.append(recorder._queue(writer, [writer.end_record({"winner": 0})]))
+    assert writer.ended
+    await asyncio.wait_for(asyncio.gather(*futures), 20)
+    assert recorder.error is None and not any(writes.grew)
+    recorder.close()
+    log = read_log(writer.path)
+    assert [c.after for c in log.chats] == list(range(5)) and log.end == {"winner": 0}
+    assert writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_where_no_room_can_be_made_the_writes_grow_the_file_and_nothing_is_lost(
+    tmp_path: Path, writes: Writes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(LogTail, "extend_room", lambda tail: 0)  # e.g. a quota reached
+    writer, recorder = new_log(tmp_path)
+    text = "é" * ((MAX_RECORD - 200) // 2)
+    big = [writer.chat_record(0, "Ana", text, i) for i in range(3)]
+    futures = [recorder._queue(writer, [r]) for r in big if r is not None]
+    await asyncio.wait_for(asyncio.gather(*futures), 20)
+    assert recorder.error is None and any(writes.grew)
+    recorder.close()
+    assert [c.after for c in read_log(writer.path).chats] == [0, 1, 2]
