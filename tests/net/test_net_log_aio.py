@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from logcheck import kernel_aio_in
 from test_net_group_commit import sent_by_each_report, spy_sends
 from test_net_log_pipe import in_order, new_log, nothing_heard_until_durable
@@ -313,3 +315,51 @@ async def test_where_no_room_can_be_made_the_writes_grow_the_file_and_nothing_is
     assert recorder.error is None and any(writes.grew)
     recorder.close()
     assert [c.after for c in read_log(writer.path).chats] == [0, 1, 2]
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    batches=st.lists(
+        st.lists(st.integers(min_value=0, max_value=MAX_RECORD - 300), min_size=1, max_size=6),
+        min_size=1,
+        max_size=8,
+    ),
+    ends=st.booleans(),
+)
+def test_any_records_in_any_batches_are_read_back_in_order(
+    tmp_path_factory: pytest.TempPathFactory, batches: list[list[int]], ends: bool
+) -> None:
+    """Records of any size (a few bytes to about MAX_RECORD), in batches that wait for
+    their records or pile up behind, the end record perhaps last: every one is read
+    back whole and in order, and an ended log keeps no room."""
+    folder = tmp_path_factory.mktemp("aio")
+
+    async def play() -> tuple[LogWriter, list[int]]:
+        writer, recorder = new_log(folder)
+        sizes: list[int] = []
+        for i, batch in enumerate(batches):
+            futures = []
+            for size in batch:
+                record = writer.chat_record(0, "Ana", "x" * size, len(sizes))
+                assert record is not None
+                sizes.append(size)
+                futures.append(recorder._queue(writer, [record]))
+            assert isinstance(recorder._channel, AioChannel)
+            if i % 2 == 0:  # every other batch waits; the rest pile up behind
+                await asyncio.gather(*futures)
+        if ends:
+            await recorder._queue(writer, [writer.end_record({"winner": 0})])
+        while not (recorder._channel is None or recorder._channel.idle):
+            await asyncio.sleep(0.001)
+        assert recorder.error is None
+        recorder.close()
+        return writer, sizes
+
+    writer, sizes = asyncio.run(play())
+    log = read_log(writer.path)
+    assert [(c.after, len(c.text)) for c in log.chats] == list(enumerate(sizes))
+    assert (log.end is not None) == ends
+    if ends:
+        assert writer.path.stat().st_size == log.valid_bytes
