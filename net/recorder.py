@@ -8,6 +8,9 @@ action it appends one record, synced to disk *before* the server acks the
 sender or sends anyone a view; when the game ends it appends the public
 result. Records are written by group commit: the server hands each one over
 (``on_record``) as it applies the action and goes on at once. On Linux the
+loop submits the record's write to the kernel itself (:class:`net.logaio.AioChannel`:
+native AIO into the log's room, reported through an eventfd), and records handed
+over during one write go together in the next. Where that cannot be had, the
 record goes into a pipe (:class:`_PipeChannel`): a thread parked in ``os.splice``
 moves what the pipe holds into the log and syncs it, so the records put in the
 pipe during one move go together in the next. Elsewhere the recorder's disk
