@@ -241,6 +241,8 @@ class AioChannel:
         self._base = 0  # the file offset of the buffer's first byte (a block's start)
         self._end = 0  # the file offset where the next record goes
         self._handed = 0  # bytes handed over so far
+        self._start = 0  # the file offset of the first byte handed over (once opened)
+        self._resolved = 0  # bytes handed over up to the last future resolved
         self._pending = bytearray()  # handed over, not yet in a write
         self._waiting: collections.deque[tuple[int, asyncio.Future[None]]] = collections.deque()
         # In flight: (bytes handed over once it is on disk, its file end, its bytes of
@@ -290,7 +292,7 @@ class AioChannel:
             self._fail(error or OSError(errno.EIO, "the log could not be opened"))
             return
         self._tail = tail
-        self._end = tail.at
+        self._start = self._end = tail.at
         self._base = tail.at - len(head)
         self._buffer[: len(head)] = head
         if self._closed:
@@ -358,7 +360,7 @@ class AioChannel:
             self._base = last
         waiting = self._waiting
         while waiting and waiting[0][0] <= handed:
-            durable = waiting.popleft()[1]
+            self._resolved, durable = waiting.popleft()
             if not durable.done():
                 durable.set_result(None)
         report = self._report()
@@ -433,8 +435,8 @@ class AioChannel:
                 durable.set_exception(failure)
         self._pending.clear()
         self.stopping = True
-        if self._tail is not None and self._flight is not None:
-            self._tail.cut(self._tail.at)  # a torn write would read as damage
+        if self._tail is not None:  # a record written in part would read as damage
+            self._tail.cut(self._start + self._resolved)
         self._flight = None
         self._close()
         report = self._report()

@@ -363,3 +363,35 @@ def test_any_records_in_any_batches_are_read_back_in_order(
     assert (log.end is not None) == ends
     if ends:
         assert writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_a_failure_after_a_record_split_over_two_writes_cuts_back_to_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write takes two records and the start of a third (the room ends inside
+    it); the write of its rest fails: the two are durable, the third fails, and the file
+    is cut back where the third began (not inside it: a torn record reads as damage)."""
+    real = logaio._Kernel.reap
+    completions: list[int] = []
+
+    def reap(kernel: Any) -> int | None:
+        result = real(kernel)
+        if result is not None:
+            completions.append(result)
+            if len(completions) == 2:
+                return -errno.EIO
+        return result
+
+    monkeypatch.setattr(logaio._Kernel, "reap", reap)
+    writer, recorder = new_log(tmp_path)
+    sizes = [10, 5000, MAX_RECORD - 300]
+    records = [writer.chat_record(0, "Ana", "x" * size, i) for i, size in enumerate(sizes)]
+    futures = [recorder._queue(writer, [r]) for r in records if r is not None]
+    order = in_order(futures)
+    results = await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 20)
+    assert order == [0, 1, 2] and results[:2] == [None, None]
+    assert isinstance(results[2], OSError) and len(completions) == 2
+    recorder.close()
+    log = read_log(writer.path)  # no damage
+    assert [len(c.text) for c in log.chats] == sizes[:2]
+    assert writer.path.stat().st_size == log.valid_bytes
