@@ -399,7 +399,10 @@ class AioChannel:
         """On the loop: the room thread is done; a write that waited for it goes (if no
         room could be made, it grows the file: slower, never lost)."""
         self._growing = False
-        if self._tail is None or self._closed or self._flight is not None:
+        if self._closed:
+            self._close()  # deferred until the thread was done with the log's descriptor
+            return
+        if self._tail is None or self._flight is not None:
             return
         self._grew_in_vain = error is not None or self._room() <= 0
         if self._pending:
@@ -461,10 +464,11 @@ class AioChannel:
 
     def _close(self) -> None:
         """Give everything back once nothing is in flight (the log's room is cut off if
-        it ended)."""
+        it ended); while the opening or room thread still uses the log's descriptor,
+        once it is done (:meth:`_opened`, :meth:`_grown`)."""
         self._closed = True
-        if self._opening:
-            return  # _opened closes the rest
+        if self._opening or self._growing:
+            return  # _opened or _grown closes the rest
         tail, self._tail = self._tail, None
         if tail is not None:
             if self.writer.ended and self._failure is None:

@@ -395,3 +395,47 @@ async def test_a_failure_after_a_record_split_over_two_writes_cuts_back_to_its_s
     log = read_log(writer.path)  # no damage
     assert [len(c.text) for c in log.chats] == sizes[:2]
     assert writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_a_channel_closed_while_its_room_is_made_lets_the_room_thread_finish_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recorder is closed while the room thread writes its zeros (the end is on
+    disk): the log's descriptor stays open until the thread is done (closed under it,
+    its number would be another file's by then, and the zeros would go there), and the
+    ended log's room is cut after the zeros, not before."""
+    real = os.pwrite
+    entered, go = threading.Event(), threading.Event()
+
+    def pwrite(fd: int, data: Any, offset: int) -> int:
+        if threading.current_thread().name == "table log (room)" and not go.is_set():
+            entered.set()
+            assert go.wait(10)
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(os, "pwrite", pwrite)
+    writer, recorder = new_log(tmp_path)
+    before = set(threading.enumerate())
+    record = writer.chat_record(0, "Ana", "x" * 50_000, 0)  # the room runs low
+    assert record is not None
+    await recorder._queue(writer, [record])
+    assert await asyncio.to_thread(entered.wait, 10)  # the room thread is writing
+    await recorder._queue(writer, [writer.end_record({"winner": 0})])
+    channel = recorder._channel
+    assert isinstance(channel, AioChannel)
+    recorder.close()
+    others = [tmp_path / f"other{i}" for i in range(20)]
+    files = [path.open("wb") for path in others]  # take the descriptors' numbers freed
+    go.set()
+    for _ in range(500):
+        if channel._tail is None and not [t for t in threading.enumerate() if t not in before]:
+            break
+        await asyncio.sleep(0.01)
+    for file in files:
+        file.close()
+    assert [path.stat().st_size for path in others] == [0] * 20
+    assert channel._tail is None and channel._direct < 0 and channel._done_fd < 0
+    log = read_log(writer.path)
+    assert log.end == {"winner": 0} and [len(c.text) for c in log.chats] == [50_000]
+    assert writer.path.stat().st_size == log.valid_bytes  # the room was cut after the zeros
+
