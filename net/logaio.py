@@ -390,8 +390,10 @@ class AioChannel:
                 tail.extend_room()  # never cut here: records may still be on their way
             except BaseException as exc:  # pragma: no cover - extend_room swallows OSError
                 error = exc
-            with contextlib.suppress(RuntimeError):
+            try:
                 loop.call_soon_threadsafe(self._grown, error)
+            except RuntimeError:  # the loop is closed: nothing more runs there
+                self._loop_gone()
 
         threading.Thread(target=grow, name="table log (room)", daemon=True).start()
 
@@ -514,6 +516,12 @@ class AioChannel:
         try:
             self._loop.call_soon_threadsafe(self._opened, tail, head, error)
         except RuntimeError:  # the loop is closed: nobody waits
-            if tail is not None:
-                tail.close()
+            self._tail = tail
+            self._loop_gone()
+
+    def _loop_gone(self) -> None:
+        """In the opening or room thread, whose report the closed loop refused: nothing
+        more runs there, so the descriptors and the AIO context are given back now."""
+        self._opening = self._growing = False
+        self._close()
 

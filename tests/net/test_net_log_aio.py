@@ -439,3 +439,52 @@ async def test_a_channel_closed_while_its_room_is_made_lets_the_room_thread_fini
     assert log.end == {"winner": 0} and [len(c.text) for c in log.chats] == [50_000]
     assert writer.path.stat().st_size == log.valid_bytes  # the room was cut after the zeros
 
+
+def aio_contexts() -> int:
+    """The AIO events reserved on this machine (``fs.aio-nr``): back where it was once
+    every context is destroyed (other processes may hold some too)."""
+    return int(Path("/proc/sys/fs/aio-nr").read_text())
+
+
+def descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("thread", ["opening", "room"])
+def test_a_channel_whose_loop_closed_under_its_thread_gives_everything_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread: str
+) -> None:
+    """The loop is closed (the server shut down) while the opening or the room thread
+    still works: the thread cannot report, so it gives the descriptors and the AIO
+    context back itself."""
+    entered, go = threading.Event(), threading.Event()
+    name = "open_at_end" if thread == "opening" else "extend_room"
+    cls: Any = LogWriter if thread == "opening" else LogTail
+    real = getattr(cls, name)
+
+    def held(self: Any) -> Any:
+        entered.set()
+        assert go.wait(10)
+        return real(self)
+
+    monkeypatch.setattr(cls, name, held)
+    writer = LogWriter.create(tmp_path / "closed.plog", {"table": "t"})
+    fds, contexts = descriptors(), aio_contexts()
+    loop = asyncio.new_event_loop()
+    channel = AioChannel(writer, loop, lambda: None)
+    if thread == "room":
+        record = writer.chat_record(0, "Ana", "x" * 50_000, 0)
+        assert record is not None
+        durable = loop.create_future()
+        channel.hand_over([record], durable)
+        loop.run_until_complete(asyncio.wait_for(durable, 10))  # the room thread is held
+    assert entered.wait(10)
+    loop.close()
+    go.set()
+    for _ in range(500):
+        if channel._direct < 0 and channel._done_fd < 0:
+            break
+        threading.Event().wait(0.01)
+    assert channel._direct < 0 and channel._done_fd < 0
+    assert descriptors() == fds and aio_contexts() <= contexts
+    writer.close()
