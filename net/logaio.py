@@ -194,7 +194,8 @@ class AioChannel:
     again off the loop (a thread, :meth:`net.tablelog.LogTail.extend_room`) once it runs
     low, also for records queued behind the end record; a write that would reach past
     the room waits for it, and if none could be made, grows the file (the kernel then
-    writes synchronously: slower, nothing lost).
+    writes synchronously: slower, nothing lost; the room is tried again only once no
+    such write is in flight, as its zeros go from the room's end on).
 
     The log's descriptor and room are taken in a thread (:meth:`LogWriter.open_at_end`
     waits for a write under way); records handed over before that wait.
@@ -312,9 +313,9 @@ class AioChannel:
         if take > room:
             if room > 0:
                 take = room  # what fits now; the rest after
-            elif not self._grew_in_vain:
-                self._grow()  # the room first: a write past it waits in the kernel
-                return
+            elif self._growing or not self._grew_in_vain:
+                self._grow()  # the room first: a write past it waits in the kernel (and
+                return  # one past it while the thread writes zeros there would be lost)
             # else no room could be made: the write grows the file (synchronously)
         end = self._end + take
         size = _blocks(end - self._base)
@@ -373,8 +374,9 @@ class AioChannel:
             self._submit()
         elif self.stopping:
             self._close()
-        if not (self._closed or self._growing or self.writer.ended) and tail.room_low:
-            self._grow()
+        if not (self._closed or self._growing or self.writer.ended or self._past_room()):
+            if tail.room_low:
+                self._grow()
 
     def _grow(self) -> None:
         """Make room again in a thread; a write waiting for it goes once it is made."""
@@ -412,6 +414,15 @@ class AioChannel:
         elif self.writer.ended:
             with contextlib.suppress(OSError):
                 self._tail.make_room()  # the end is on disk: the room is cut off
+
+    def _past_room(self) -> bool:
+        """The write in flight grows the file: the room thread, which writes its zeros
+        from the room's end on, must wait until it is done."""
+        assert self._tail is not None
+        flight = self._flight
+        return flight is not None and self._base + _blocks(flight[1] - self._base) > (
+            self._tail.room_end
+        )
 
     def _room(self) -> int:
         """How many bytes of records the next write may take before the room ends: it

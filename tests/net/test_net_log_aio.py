@@ -10,6 +10,7 @@ import asyncio
 import errno
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -488,3 +489,67 @@ def test_a_channel_whose_loop_closed_under_its_thread_gives_everything_back(
     assert channel._direct < 0 and channel._done_fd < 0
     assert descriptors() == fds and aio_contexts() <= contexts
     writer.close()
+
+
+async def test_no_room_is_made_over_a_write_that_grows_the_file(
+    tmp_path: Path, writes: Writes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No room could be made once, so writes grow the file; the room thread tries again
+    while such a write is in flight: it must not write its zeros from the file's old
+    end, over the records the kernel is writing there (their futures would resolve,
+    and the log would read back torn)."""
+    real_extend = LogTail.extend_room
+    tries: list[int] = []
+    zeroed = threading.Event()
+    path = tmp_path / "pipe.plog"
+    channels: list[AioChannel] = []
+
+    def extend_room(tail: LogTail) -> int:
+        tries.append(len(tries))
+        if len(tries) == 1:
+            return 0  # e.g. a quota reached: the writes grow the file
+        channel = channels[0]
+        flight = channel._flight
+        if flight is not None:  # let the kernel's write land first
+            goal = channel._base + -(-(flight[1] - channel._base) // BLOCK) * BLOCK
+            for _ in range(500):
+                if os.stat(path).st_size >= goal:
+                    break
+                time.sleep(0.01)
+        try:
+            return real_extend(tail)
+        finally:
+            zeroed.set()
+
+    monkeypatch.setattr(LogTail, "extend_room", extend_room)
+    real_reap = AioChannel._reap
+    reaps: list[int] = []
+    tasks: set[asyncio.Task[None]] = set()
+
+    def reap(channel: AioChannel) -> None:
+        if channel._flight is None or len(reaps) != 2:
+            if channel._flight is not None:
+                reaps.append(len(reaps))
+            real_reap(channel)
+            return
+        reaps.append(len(reaps))  # the third write: heard of once the room is made
+        os.eventfd_read(channel._done_fd)
+
+        async def later() -> None:
+            await asyncio.to_thread(zeroed.wait, 2)
+            real_reap(channel)
+
+        task = asyncio.ensure_future(later())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    monkeypatch.setattr(AioChannel, "_reap", reap)
+    writer, recorder = new_log(tmp_path)
+    records = [writer.chat_record(0, "Ana", "x" * 60_000, i) for i in range(3)]
+    futures = [recorder._queue(writer, [r]) for r in records if r is not None]
+    assert isinstance(recorder._channel, AioChannel)
+    channels.append(recorder._channel)
+    await asyncio.wait_for(asyncio.gather(*futures), 20)
+    assert len(writes.done) == 3 and writes.grew[1:] == [True, True] and len(tries) >= 2
+    recorder.close()
+    assert [c.after for c in read_log(writer.path).chats] == [0, 1, 2]
