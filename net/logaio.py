@@ -374,9 +374,9 @@ class AioChannel:
             self._submit()
         elif self.stopping:
             self._close()
-        if not (self._closed or self._growing or self.writer.ended or self._past_room()):
-            if tail.room_low:
-                self._grow()
+        ready = not (self._closed or self._growing or self.writer.ended or self._past_room())
+        if ready and tail.room_low:
+            self._grow()
 
     def _grow(self) -> None:
         """Make room again in a thread; a write waiting for it goes once it is made."""
@@ -535,4 +535,3 @@ class AioChannel:
         more runs there, so the descriptors and the AIO context are given back now."""
         self._opening = self._growing = False
         self._close()
-
