@@ -621,3 +621,30 @@ async def test_many_recorders_opened_and_closed_leave_no_descriptor_or_aio_conte
     assert aio_contexts() - contexts < 50
     assert [t.name for t in threading.enumerate() if t not in before] == []
     assert [len(read_log(tmp_path / f"table{t}.plog").actions) for t in range(50)] == [2] * 50
+
+
+async def test_a_log_written_by_the_kernel_is_resumed_and_written_on_by_it(
+    tmp_path: Path,
+) -> None:
+    """A log the kernel wrote (its last block padded with zeros, then the room) is read
+    back, reopened after its last record and written on, again by the kernel: every
+    record is read back once, in order."""
+    writer, recorder = new_log(tmp_path)
+    sizes = [3000, 5000, 100]  # the last ends inside a block
+    for i, size in enumerate(sizes):
+        record = writer.chat_record(0, "Ana", "x" * size, i)
+        assert record is not None
+        await recorder._queue(writer, [record])
+    recorder.close()
+    log = read_log(writer.path)
+    assert log.valid_bytes % BLOCK and writer.path.stat().st_size > log.valid_bytes
+    again = LogWriter.reopen(writer.path, log.valid_bytes)
+    resumed = TableRecorder(writer=again)
+    more = [again.chat_record(1, "Bo", "y" * size, 3 + i) for i, size in enumerate([7000, 10])]
+    await asyncio.gather(*(resumed._queue(again, [r]) for r in more if r is not None))
+    assert isinstance(resumed._channel, AioChannel)
+    await resumed._queue(again, [again.end_record({"winner": 1})])
+    resumed.close()
+    log = read_log(writer.path)
+    assert [(c.after, len(c.text)) for c in log.chats] == list(enumerate([*sizes, 7000, 10]))
+    assert log.end == {"winner": 1} and writer.path.stat().st_size == log.valid_bytes
