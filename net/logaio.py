@@ -194,7 +194,8 @@ class AioChannel:
     again off the loop (a thread, :meth:`net.tablelog.LogTail.extend_room`) once it runs
     low, also for records queued behind the end record; a write that would reach past
     the room waits for it, and if none could be made, grows the file (the kernel then
-    writes synchronously: slower, nothing lost).
+    writes synchronously: slower, nothing lost; the room is tried again only once no
+    such write is in flight, as its zeros go from the room's end on).
 
     The log's descriptor and room are taken in a thread (:meth:`LogWriter.open_at_end`
     waits for a write under way); records handed over before that wait.
@@ -241,6 +242,8 @@ class AioChannel:
         self._base = 0  # the file offset of the buffer's first byte (a block's start)
         self._end = 0  # the file offset where the next record goes
         self._handed = 0  # bytes handed over so far
+        self._start = 0  # the file offset of the first byte handed over (once opened)
+        self._resolved = 0  # bytes handed over up to the last future resolved
         self._pending = bytearray()  # handed over, not yet in a write
         self._waiting: collections.deque[tuple[int, asyncio.Future[None]]] = collections.deque()
         # In flight: (bytes handed over once it is on disk, its file end, its bytes of
@@ -290,7 +293,7 @@ class AioChannel:
             self._fail(error or OSError(errno.EIO, "the log could not be opened"))
             return
         self._tail = tail
-        self._end = tail.at
+        self._start = self._end = tail.at
         self._base = tail.at - len(head)
         self._buffer[: len(head)] = head
         if self._closed:
@@ -310,9 +313,9 @@ class AioChannel:
         if take > room:
             if room > 0:
                 take = room  # what fits now; the rest after
-            elif not self._grew_in_vain:
-                self._grow()  # the room first: a write past it waits in the kernel
-                return
+            elif self._growing or not self._grew_in_vain:
+                self._grow()  # the room first: a write past it waits in the kernel (and
+                return  # one past it while the thread writes zeros there would be lost)
             # else no room could be made: the write grows the file (synchronously)
         end = self._end + take
         size = _blocks(end - self._base)
@@ -358,7 +361,7 @@ class AioChannel:
             self._base = last
         waiting = self._waiting
         while waiting and waiting[0][0] <= handed:
-            durable = waiting.popleft()[1]
+            self._resolved, durable = waiting.popleft()
             if not durable.done():
                 durable.set_result(None)
         report = self._report()
@@ -371,7 +374,8 @@ class AioChannel:
             self._submit()
         elif self.stopping:
             self._close()
-        if not (self._closed or self._growing or self.writer.ended) and tail.room_low:
+        ready = not (self._closed or self._growing or self.writer.ended or self._past_room())
+        if ready and tail.room_low:
             self._grow()
 
     def _grow(self) -> None:
@@ -388,8 +392,10 @@ class AioChannel:
                 tail.extend_room()  # never cut here: records may still be on their way
             except BaseException as exc:  # pragma: no cover - extend_room swallows OSError
                 error = exc
-            with contextlib.suppress(RuntimeError):
+            try:
                 loop.call_soon_threadsafe(self._grown, error)
+            except RuntimeError:  # the loop is closed: nothing more runs there
+                self._loop_gone()
 
         threading.Thread(target=grow, name="table log (room)", daemon=True).start()
 
@@ -397,7 +403,10 @@ class AioChannel:
         """On the loop: the room thread is done; a write that waited for it goes (if no
         room could be made, it grows the file: slower, never lost)."""
         self._growing = False
-        if self._tail is None or self._closed or self._flight is not None:
+        if self._closed:
+            self._close()  # deferred until the thread was done with the log's descriptor
+            return
+        if self._tail is None or self._flight is not None:
             return
         self._grew_in_vain = error is not None or self._room() <= 0
         if self._pending:
@@ -405,6 +414,15 @@ class AioChannel:
         elif self.writer.ended:
             with contextlib.suppress(OSError):
                 self._tail.make_room()  # the end is on disk: the room is cut off
+
+    def _past_room(self) -> bool:
+        """The write in flight grows the file: the room thread, which writes its zeros
+        from the room's end on, must wait until it is done."""
+        assert self._tail is not None
+        flight = self._flight
+        return flight is not None and self._base + _blocks(flight[1] - self._base) > (
+            self._tail.room_end
+        )
 
     def _room(self) -> int:
         """How many bytes of records the next write may take before the room ends: it
@@ -433,8 +451,8 @@ class AioChannel:
                 durable.set_exception(failure)
         self._pending.clear()
         self.stopping = True
-        if self._tail is not None and self._flight is not None:
-            self._tail.cut(self._tail.at)  # a torn write would read as damage
+        if self._tail is not None:  # a record written in part would read as damage
+            self._tail.cut(self._start + self._resolved)
         self._flight = None
         self._close()
         report = self._report()
@@ -459,10 +477,11 @@ class AioChannel:
 
     def _close(self) -> None:
         """Give everything back once nothing is in flight (the log's room is cut off if
-        it ended)."""
+        it ended); while the opening or room thread still uses the log's descriptor,
+        once it is done (:meth:`_opened`, :meth:`_grown`)."""
         self._closed = True
-        if self._opening:
-            return  # _opened closes the rest
+        if self._opening or self._growing:
+            return  # _opened or _grown closes the rest
         tail, self._tail = self._tail, None
         if tail is not None:
             if self.writer.ended and self._failure is None:
@@ -508,6 +527,11 @@ class AioChannel:
         try:
             self._loop.call_soon_threadsafe(self._opened, tail, head, error)
         except RuntimeError:  # the loop is closed: nobody waits
-            if tail is not None:
-                tail.close()
+            self._tail = tail
+            self._loop_gone()
 
+    def _loop_gone(self) -> None:
+        """In the opening or room thread, whose report the closed loop refused: nothing
+        more runs there, so the descriptors and the AIO context are given back now."""
+        self._opening = self._growing = False
+        self._close()

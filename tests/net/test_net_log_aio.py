@@ -10,6 +10,7 @@ import asyncio
 import errno
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logcheck import kernel_aio_in
 from test_net_group_commit import sent_by_each_report, spy_sends
-from test_net_log_pipe import in_order, new_log, nothing_heard_until_durable
+from test_net_log_pipe import HEADER, in_order, new_log, nothing_heard_until_durable
 from test_tablelog_room import old_log
 
 import net.logaio as logaio
@@ -354,7 +355,12 @@ def test_any_records_in_any_batches_are_read_back_in_order(
         while not (recorder._channel is None or recorder._channel.idle):
             await asyncio.sleep(0.001)
         assert recorder.error is None
+        channel = recorder._channel
         recorder.close()
+        for _ in range(1000):  # an ended log's room is cut once the room thread is done
+            if not isinstance(channel, AioChannel) or channel._tail is None:
+                break
+            await asyncio.sleep(0.005)
         return writer, sizes
 
     writer, sizes = asyncio.run(play())
@@ -363,3 +369,282 @@ def test_any_records_in_any_batches_are_read_back_in_order(
     assert (log.end is not None) == ends
     if ends:
         assert writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_a_failure_after_a_record_split_over_two_writes_cuts_back_to_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write takes two records and the start of a third (the room ends inside
+    it); the write of its rest fails: the two are durable, the third fails, and the file
+    is cut back where the third began (not inside it: a torn record reads as damage)."""
+    real = logaio._Kernel.reap
+    completions: list[int] = []
+
+    def reap(kernel: Any) -> int | None:
+        result = real(kernel)
+        if result is not None:
+            completions.append(result)
+            if len(completions) == 2:
+                return -errno.EIO
+        return result
+
+    monkeypatch.setattr(logaio._Kernel, "reap", reap)
+    writer, recorder = new_log(tmp_path)
+    sizes = [10, 5000, MAX_RECORD - 300]
+    records = [writer.chat_record(0, "Ana", "x" * size, i) for i, size in enumerate(sizes)]
+    futures = [recorder._queue(writer, [r]) for r in records if r is not None]
+    order = in_order(futures)
+    results = await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 20)
+    assert order == [0, 1, 2] and results[:2] == [None, None]
+    assert isinstance(results[2], OSError) and len(completions) == 2
+    recorder.close()
+    log = read_log(writer.path)  # no damage
+    assert [len(c.text) for c in log.chats] == sizes[:2]
+    assert writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_a_channel_closed_while_its_room_is_made_lets_the_room_thread_finish_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recorder is closed while the room thread writes its zeros (the end is on
+    disk): the log's descriptor stays open until the thread is done (closed under it,
+    its number would be another file's by then, and the zeros would go there), and the
+    ended log's room is cut after the zeros, not before."""
+    real = os.pwrite
+    entered, go = threading.Event(), threading.Event()
+
+    def pwrite(fd: int, data: Any, offset: int) -> int:
+        if threading.current_thread().name == "table log (room)" and not go.is_set():
+            entered.set()
+            assert go.wait(10)
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(os, "pwrite", pwrite)
+    writer, recorder = new_log(tmp_path)
+    before = set(threading.enumerate())
+    record = writer.chat_record(0, "Ana", "x" * 50_000, 0)  # the room runs low
+    assert record is not None
+    await recorder._queue(writer, [record])
+    assert await asyncio.to_thread(entered.wait, 10)  # the room thread is writing
+    await recorder._queue(writer, [writer.end_record({"winner": 0})])
+    channel = recorder._channel
+    assert isinstance(channel, AioChannel)
+    recorder.close()
+    others = [tmp_path / f"other{i}" for i in range(20)]
+    files = [path.open("wb") for path in others]  # take the descriptors' numbers freed
+    go.set()
+    for _ in range(500):
+        if channel._tail is None and not [t for t in threading.enumerate() if t not in before]:
+            break
+        await asyncio.sleep(0.01)
+    for file in files:
+        file.close()
+    assert [path.stat().st_size for path in others] == [0] * 20
+    assert channel._tail is None and channel._direct < 0 and channel._done_fd < 0
+    log = read_log(writer.path)
+    assert log.end == {"winner": 0} and [len(c.text) for c in log.chats] == [50_000]
+    assert writer.path.stat().st_size == log.valid_bytes  # the room was cut after the zeros
+
+
+def aio_contexts() -> int:
+    """The AIO events reserved on this machine (``fs.aio-nr``): back where it was once
+    every context is destroyed (other processes may hold some too)."""
+    return int(Path("/proc/sys/fs/aio-nr").read_text())
+
+
+def descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("thread", ["opening", "room"])
+def test_a_channel_whose_loop_closed_under_its_thread_gives_everything_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread: str
+) -> None:
+    """The loop is closed (the server shut down) while the opening or the room thread
+    still works: the thread cannot report, so it gives the descriptors and the AIO
+    context back itself."""
+    entered, go = threading.Event(), threading.Event()
+    name = "open_at_end" if thread == "opening" else "extend_room"
+    cls: Any = LogWriter if thread == "opening" else LogTail
+    real = getattr(cls, name)
+
+    def held(self: Any) -> Any:
+        entered.set()
+        assert go.wait(10)
+        return real(self)
+
+    monkeypatch.setattr(cls, name, held)
+    writer = LogWriter.create(tmp_path / "closed.plog", {"table": "t"})
+    fds, contexts = descriptors(), aio_contexts()
+    loop = asyncio.new_event_loop()
+    channel = AioChannel(writer, loop, lambda: None)
+    if thread == "room":
+        record = writer.chat_record(0, "Ana", "x" * 50_000, 0)
+        assert record is not None
+        durable = loop.create_future()
+        channel.hand_over([record], durable)
+        loop.run_until_complete(asyncio.wait_for(durable, 10))  # the room thread is held
+    assert entered.wait(10)
+    loop.close()
+    go.set()
+    for _ in range(500):
+        if channel._direct < 0 and channel._done_fd < 0 and not channel._kernel._context.value:
+            break
+        time.sleep(0.01)
+    assert channel._direct < 0 and channel._done_fd < 0 and channel._kernel._context.value == 0
+    assert descriptors() == fds and aio_contexts() - contexts < 2  # others' may come and go
+    writer.close()
+
+
+async def test_no_room_is_made_over_a_write_that_grows_the_file(
+    tmp_path: Path, writes: Writes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No room could be made once, so writes grow the file; the room thread tries again
+    while such a write is in flight: it must not write its zeros from the file's old
+    end, over the records the kernel is writing there (their futures would resolve,
+    and the log would read back torn)."""
+    real_extend = LogTail.extend_room
+    tries: list[int] = []
+    zeroed = threading.Event()
+    path = tmp_path / "pipe.plog"
+    channels: list[AioChannel] = []
+
+    def extend_room(tail: LogTail) -> int:
+        tries.append(len(tries))
+        if len(tries) == 1:
+            return 0  # e.g. a quota reached: the writes grow the file
+        channel = channels[0]
+        flight = channel._flight
+        if flight is not None:  # let the kernel's write land first
+            goal = channel._base + -(-(flight[1] - channel._base) // BLOCK) * BLOCK
+            for _ in range(500):
+                if os.stat(path).st_size >= goal:
+                    break
+                time.sleep(0.01)
+        try:
+            return real_extend(tail)
+        finally:
+            zeroed.set()
+
+    monkeypatch.setattr(LogTail, "extend_room", extend_room)
+    real_reap = AioChannel._reap
+    reaps: list[int] = []
+    tasks: set[asyncio.Task[None]] = set()
+
+    def reap(channel: AioChannel) -> None:
+        if channel._flight is None or len(reaps) != 2:
+            if channel._flight is not None:
+                reaps.append(len(reaps))
+            real_reap(channel)
+            return
+        reaps.append(len(reaps))  # the third write: heard of once the room is made
+        os.eventfd_read(channel._done_fd)
+
+        async def later() -> None:
+            await asyncio.to_thread(zeroed.wait, 2)
+            real_reap(channel)
+
+        task = asyncio.ensure_future(later())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    monkeypatch.setattr(AioChannel, "_reap", reap)
+    writer, recorder = new_log(tmp_path)
+    records = [writer.chat_record(0, "Ana", "x" * 60_000, i) for i in range(3)]
+    futures = [recorder._queue(writer, [r]) for r in records if r is not None]
+    assert isinstance(recorder._channel, AioChannel)
+    channels.append(recorder._channel)
+    await asyncio.wait_for(asyncio.gather(*futures), 20)
+    assert len(writes.done) == 3 and writes.grew[1:] == [True, True] and len(tries) >= 2
+    recorder.close()
+    assert [c.after for c in read_log(writer.path).chats] == [0, 1, 2]
+
+
+async def test_a_rematch_writes_the_new_log_only_once_the_last_one_is_on_disk(
+    tmp_path: Path, held: HeldCompletions, writes: Writes
+) -> None:
+    old, recorder = new_log(tmp_path, "first.plog")
+    futures = [recorder._queue(old, [old.action_record(0, {"add": 1})])]
+    await held.wait_entered()  # written; the loop has not heard
+    futures.append(recorder._queue(old, [old.end_record({"winner": 0})]))
+    old.close()  # as TableRecorder.start does for a rematch
+    new = LogWriter.create(tmp_path / "second.plog", HEADER)
+    futures += [recorder._queue(new, [new.action_record(s, {"add": s})]) for s in (0, 1)]
+    first_channel = recorder._channel
+    assert isinstance(first_channel, AioChannel) and first_channel.writer is old
+    assert recorder._writing and len(recorder._pending) == 2  # waiting for the first log
+    first_sizes = len(writes.done)
+    order = in_order(futures)
+    on_disk: list[Any] = []
+    futures[2].add_done_callback(lambda _f: on_disk.append(read_log(old.path).end))
+    held.go.set()
+    await asyncio.gather(*futures)
+    assert order == [0, 1, 2, 3] and on_disk == [{"winner": 0}]
+    assert first_sizes == 1 and len(writes.done) >= 3
+    second_channel = recorder._channel
+    assert isinstance(second_channel, AioChannel) and second_channel.writer is new
+    assert first_channel.stopping and first_channel._direct < 0 and first_channel._tail is None
+    recorder.close()
+    first, second = read_log(old.path), read_log(new.path)
+    assert [x.action for x in first.actions] == [{"add": 1}] and first.end == {"winner": 0}
+    assert old.path.stat().st_size == first.valid_bytes  # ended: its room was cut
+    assert [(x.seat, x.action) for x in second.actions] == [(0, {"add": 0}), (1, {"add": 1})]
+    assert second.end is None
+
+
+async def test_many_recorders_opened_and_closed_leave_no_descriptor_or_aio_context(
+    tmp_path: Path,
+) -> None:
+    fds, contexts = descriptors(), aio_contexts()
+    before = set(threading.enumerate())
+    channels: list[AioChannel] = []
+    for table in range(50):
+        writer, recorder = new_log(tmp_path, f"table{table}.plog")
+        futures = [recorder._queue(writer, [writer.action_record(0, {"add": i})]) for i in (1, 2)]
+        assert isinstance(recorder._channel, AioChannel)
+        channels.append(recorder._channel)
+        if table % 2:  # the other half is closed before its log is even open
+            await asyncio.gather(*futures)
+            await recorder._queue(writer, [writer.end_record({"winner": 0})])
+        recorder.close()
+        await asyncio.gather(*futures)
+    for _ in range(500):
+        if all(c._direct < 0 and c._done_fd < 0 and c._tail is None for c in channels) and not [
+            t for t in threading.enumerate() if t not in before
+        ]:
+            break
+        await asyncio.sleep(0.01)
+    assert [c._kernel._context.value for c in channels] == [0] * 50  # io_destroy'ed
+    assert descriptors() == fds
+    # fs.aio-nr counts every process's contexts (≥ 2 events each here): 50 leaked would
+    # show, while another test run on the machine may hold a few.
+    assert aio_contexts() - contexts < 50
+    assert [t.name for t in threading.enumerate() if t not in before] == []
+    assert [len(read_log(tmp_path / f"table{t}.plog").actions) for t in range(50)] == [2] * 50
+
+
+async def test_a_log_written_by_the_kernel_is_resumed_and_written_on_by_it(
+    tmp_path: Path,
+) -> None:
+    """A log the kernel wrote (its last block padded with zeros, then the room) is read
+    back, reopened after its last record and written on, again by the kernel: every
+    record is read back once, in order."""
+    writer, recorder = new_log(tmp_path)
+    sizes = [3000, 5000, 100]  # the last ends inside a block
+    for i, size in enumerate(sizes):
+        record = writer.chat_record(0, "Ana", "x" * size, i)
+        assert record is not None
+        await recorder._queue(writer, [record])
+    recorder.close()
+    log = read_log(writer.path)
+    assert log.valid_bytes % BLOCK and writer.path.stat().st_size > log.valid_bytes
+    again = LogWriter.reopen(writer.path, log.valid_bytes)
+    resumed = TableRecorder(writer=again)
+    more = [again.chat_record(1, "Bo", "y" * size, 3 + i) for i, size in enumerate([7000, 10])]
+    await asyncio.gather(*(resumed._queue(again, [r]) for r in more if r is not None))
+    assert isinstance(resumed._channel, AioChannel)
+    await resumed._queue(again, [again.end_record({"winner": 1})])
+    resumed.close()
+    log = read_log(writer.path)
+    assert [(c.after, len(c.text)) for c in log.chats] == list(enumerate([*sizes, 7000, 10]))
+    assert log.end == {"winner": 1} and writer.path.stat().st_size == log.valid_bytes
