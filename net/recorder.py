@@ -252,9 +252,9 @@ class TableRecorder:
         self._disk: _DiskThread | None = None  # started with the first record
         self._broken: Exception | None = None  # a sync failed: nothing more is written
         self._syncs = 0
-        # Where the platform can splice (Linux), records go through a pipe instead
-        # (_PipeChannel: one per log file, opened with the first record for it).
-        self._pipe = pipe_handoff()
+        # On Linux, records go through a channel instead, one per log file, opened with
+        # the first record for it: the kernel's AIO (net/logaio.py), else a pipe.
+        self._channels = pipe_handoff()
         self._aio = aio_available()  # first choice: the kernel writes (net/logaio.py)
         self._aio_refused = False
         self._channel: _PipeChannel | AioChannel | None = None
@@ -385,13 +385,13 @@ class TableRecorder:
 
     def _write_pending(self, loop: asyncio.AbstractEventLoop, *, overlap: bool) -> None:
         """Hand everything queued to the disk thread as one batch (one write, one sync),
-        or, with the pipe hand-off, to its log's pipe (:meth:`_pipe_pending`).
+        or, on Linux, to its log's channel (:meth:`_channel_pending`).
 
         ``overlap``: the loop goes on to build the views of the action just queued, so
         it lets the thread start first (see :class:`_DiskThread`); after a batch, with
         no views to build, it does not wait.
         """
-        if self._pipe and self._pipe_pending(loop):
+        if self._channels and self._channel_pending(loop):
             return
         batch, self._pending = self._pending, []
         self._writing = True
@@ -423,13 +423,14 @@ class TableRecorder:
         if self._pending:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
 
-    def _pipe_pending(self, loop: asyncio.AbstractEventLoop) -> bool:
-        """Hand each queued record over to its log's pipe, in order; ``False`` when
-        no pipe can be made (the thread hand-off then takes over, for good).
+    def _channel_pending(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Hand each queued record over to its log's channel (the kernel's AIO, else a
+        pipe), in order; ``False`` when no channel can be made (the thread hand-off then
+        takes over, for good).
 
         A record for another log (a rematch began a new file) waits, with every
         record after it, until the last log's records are all on disk: then that
-        pipe is closed and the new log's opened. So the logs are written one after
+        channel is stopped and the new log's opened. So the logs are written one after
         the other, and nothing more once a write failed.
         """
         while self._pending:
@@ -437,7 +438,7 @@ class TableRecorder:
             channel = self._channel
             if channel is None or channel.writer is not writer or channel.stopping:
                 if channel is not None and not channel.idle:
-                    self._writing = True  # resumed by _pipe_report once it is idle
+                    self._writing = True  # resumed by _channel_report once it is idle
                     return True
                 if channel is not None:
                     channel.stop()
@@ -448,7 +449,7 @@ class TableRecorder:
                     channel = self._new_channel(writer, loop)
                 except OSError as exc:  # no descriptor for a pipe: the thread it is
                     log.warning("Table log: no pipe (%s); writing from a thread", exc)
-                    self._pipe = False
+                    self._channels = False
                     return False
                 self._channel = channel
                 self._unclosed = weakref.finalize(self, channel.stop)  # if nobody closes it
@@ -468,7 +469,7 @@ class TableRecorder:
         Raises:
             OSError: no pipe either.
         """
-        report: weakref.WeakMethod[_Report] = weakref.WeakMethod(self._pipe_report)
+        report: weakref.WeakMethod[_Report] = weakref.WeakMethod(self._channel_report)
         if self._aio:
             try:
                 return AioChannel(writer, loop, report)
@@ -478,7 +479,7 @@ class TableRecorder:
                 self._aio_refused = True
         return _PipeChannel(writer, loop, report)
 
-    def _pipe_report(
+    def _channel_report(
         self, channel: _PipeChannel | AioChannel, error: BaseException | None
     ) -> None:
         """On the loop, after ``channel`` resolved the futures of the records now on
@@ -510,13 +511,13 @@ class TableRecorder:
         self._channel = None
         try:
             pipe = _PipeChannel(
-                channel.writer, asyncio.get_running_loop(), weakref.WeakMethod(self._pipe_report)
+                channel.writer, asyncio.get_running_loop(), weakref.WeakMethod(self._channel_report)
             )
         except OSError as exc:
             for _data, durable in records:
                 if not durable.done():
                     durable.set_exception(exc)
-            self._pipe_report(channel, exc)
+            self._channel_report(channel, exc)
             return
         self._channel = pipe
         self._unclosed = weakref.finalize(self, pipe.stop)

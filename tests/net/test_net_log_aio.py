@@ -184,7 +184,7 @@ async def test_the_frames_leave_in_the_callback_that_reports_the_record_durable(
 ) -> None:
     events: list[tuple[Any, ...]] = []
     spy_sends(monkeypatch, events)
-    seq, seen = await sent_by_each_report(tmp_path, monkeypatch, events, "_pipe_report", held)
+    seq, seen = await sent_by_each_report(tmp_path, monkeypatch, events, "_channel_report", held)
     assert seen[0] == [("sent", "ack", seq), ("sent", "view", 1), ("sent", "view", 1)]
 
 

@@ -166,7 +166,7 @@ async def test_the_room_is_made_only_after_the_record_is_reported_durable(
         for pipe in (True, False):  # the pipe's thread, then the disk thread
             writer = LogWriter.create(tmp_path / f"held-{pipe}.plog", HEADER)
             recorder = TableRecorder(writer=writer)
-            recorder._pipe = pipe
+            recorder._channels = pipe
             recorder._aio = False  # the pipe's own thread (AIO: test_net_log_aio.py)
             held.go.clear()
             held.calls = 0
