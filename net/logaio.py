@@ -154,12 +154,22 @@ class _Kernel:
         )
         return int(self._event.res) if got == 1 else None
 
-    def close(self) -> None:
-        """Destroy the context (waits for a write in flight: call it when idle)."""
-        if self._context.value:
+    def close(self, *, wait: bool = True) -> None:
+        """Destroy the context (call it when no write is in flight); forgotten here at
+        once. ``io_destroy`` waits for the kernel (≈ 32 ms on the project's VM: a grace
+        period), so without ``wait`` it runs in a short-lived thread, off the loop."""
+        context, self._context = self._context, ctypes.c_ulong(0)
+        if not context.value:
+            return
+
+        def destroy() -> None:
             with contextlib.suppress(OSError):
-                self._call("io_destroy", self._context)
-            self._context = ctypes.c_ulong(0)
+                self._call("io_destroy", context)
+
+        if wait:
+            destroy()
+        else:
+            threading.Thread(target=destroy, name="table log (AIO context)", daemon=True).start()
 
 
 Report = Callable[["AioChannel", BaseException | None], None]
@@ -500,7 +510,7 @@ class AioChannel:
             if fd >= 0:
                 setattr(self, name, -1)
                 os.close(fd)
-        self._kernel.close()
+        self._kernel.close(wait=False)  # io_destroy takes ≈ 32 ms: never on the loop
 
     # --- in the opening thread -------------------------------------------------
 

@@ -648,3 +648,30 @@ async def test_a_log_written_by_the_kernel_is_resumed_and_written_on_by_it(
     log = read_log(writer.path)
     assert [(c.after, len(c.text)) for c in log.chats] == list(enumerate([*sizes, 7000, 10]))
     assert log.end == {"winner": 1} and writer.path.stat().st_size == log.valid_bytes
+
+
+async def test_the_aio_context_is_destroyed_off_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``io_destroy`` waits for the kernel (≈ 32 ms here): a channel's close must not
+    make the loop wait for it."""
+    destroyed: list[threading.Thread] = []
+    real = logaio._Kernel._call
+
+    def call(kernel: Any, name: str, *args: object) -> int:
+        if name == "io_destroy":
+            destroyed.append(threading.current_thread())
+        return real(kernel, name, *args)
+
+    monkeypatch.setattr(logaio._Kernel, "_call", call)
+    writer, recorder = new_log(tmp_path)
+    await recorder._queue(writer, [writer.action_record(0, {"add": 1})])
+    channel = recorder._channel
+    assert isinstance(channel, AioChannel)
+    recorder.close()
+    for _ in range(200):
+        if destroyed:
+            break
+        await asyncio.sleep(0.01)
+    assert len(destroyed) == 1 and destroyed[0] is not threading.main_thread()
+    assert channel._kernel._context.value == 0
