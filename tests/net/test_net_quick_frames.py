@@ -453,8 +453,8 @@ def test_the_limits_let_through_only_empty_bins_and_exts() -> None:
 
 
 def test_decode_plain_unpacks_with_the_reference_options(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``decode_plain`` spells ``_SERVER_OPTIONS`` out in its call (cheaper than ``**``):
-    the very options, which ``decode(payload, SERVER_LIMITS)`` also uses."""
+    """``decode_plain`` unpacks with ``_SERVER_OPTIONS``: the very options that
+    ``decode(payload, SERVER_LIMITS)`` uses."""
     seen: list[dict[str, Any]] = []
     unpackb = msgpack.unpackb
 
