@@ -77,6 +77,7 @@ class FramedConnection:
     ) -> None:
         self._reader = reader
         self._writer = writer
+        self._transport = writer.transport  # written to directly (see _put)
         self._gate = gate
         _no_delay(writer)
         self._limits = limits
@@ -182,7 +183,7 @@ class FramedConnection:
         if self._dead or self._writer_task.done():
             return False  # aborted, or the writer failed
         if not self._busy:
-            transport = self._writer.transport
+            transport = self._transport
             transport.write(frame)
             if not (transport.get_write_buffer_size() or transport.is_closing()):
                 return True
@@ -323,9 +324,27 @@ async def open_stream(host: str, port: int) -> tuple[FrameReader, asyncio.Stream
     """
     loop = asyncio.get_running_loop()
     reader = FrameReader(loop=loop)
-    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+    protocol = _FrameProtocol(reader, loop)
     transport, _ = await loop.create_connection(lambda: protocol, host, port)
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+class _FrameProtocol(asyncio.StreamReaderProtocol):
+    """:func:`open_stream`'s protocol: once its :class:`FrameReader` is diverted, the
+    bytes received go straight to the reader's cutter, past the stream's own layers
+    (≈ 0.2 µs less per frame; docs/measurements/bench-server.txt, round 10)."""
+
+    def __init__(self, reader: FrameReader, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(reader, loop=loop)
+        self._frames = reader
+
+    def data_received(self, data: bytes) -> None:
+        """Called by the transport with received bytes."""
+        cutter = self._frames._cutter
+        if cutter is None:
+            super().data_received(data)
+        else:
+            cutter.feed(data)
 
 
 async def _pump(reader: asyncio.StreamReader, cutter: FrameCutter) -> None:
