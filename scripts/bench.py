@@ -1049,6 +1049,15 @@ def render(figures: list[Figure], header: str) -> str:
     return "\n".join(lines)
 
 
+def _pinned() -> str:
+    """``", run on CPU 0"`` when the bench may run on only some CPUs (``taskset``), else ``""``:
+    where the disk's interrupts land matters to the server figure (bench-server.txt, round 10)."""
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if cpus is None or len(cpus) == os.cpu_count():
+        return ""
+    return f", run on CPU {','.join(map(str, sorted(cpus)))}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen sections and print the table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -1100,7 +1109,7 @@ def main(argv: list[str] | None = None) -> int:
                 steps[name]()
     header = (
         f"poissonnier bench{' --quick' if quick else ''}: Python {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs, {time.perf_counter() - started:.0f} s"
+        f"{os.cpu_count()} CPUs{_pinned()}, {time.perf_counter() - started:.0f} s"
     )
     if args.json:
         print(json.dumps({"header": header, "figures": [asdict(f) for f in figures]}, indent=1))
