@@ -677,6 +677,10 @@ def _parse(raw: Wire, table: Mapping[str, _Parser]) -> Any:
 def parse_client_message(raw: Wire) -> ClientMessage:
     """Check a decoded frame from a client and return it as a typed message.
 
+    A frame its message's quick test passes (:meth:`net.schema.Spec.quick`: True only
+    for what the check accepts) is built at once (an action: ≈ 1 µs against ≈ 2.9);
+    anything else, every refusal included, is decided by the check, which words it.
+
     Args:
         raw: The map :func:`net.frames.read_frame` returned.
 
@@ -686,6 +690,10 @@ def parse_client_message(raw: Wire) -> ClientMessage:
     Raises:
         BadMessage: Unknown type, missing or unknown field, wrong type or range.
     """
+    kind = raw.get("type")
+    quick = _CLIENT_QUICK.get(kind) if type(kind) is str else None
+    if quick is not None and quick[0](raw):
+        return cast(ClientMessage, quick[1](raw))
     return cast(ClientMessage, _parse(raw, _CLIENT))
 
 
@@ -707,6 +715,11 @@ def parse_server_message(raw: Wire) -> ServerMessage:
 
 
 _QuickParser = tuple[Quick, Callable[[Wire], Any]]
+
+_CLIENT_QUICK: Final[dict[str, _QuickParser]] = {
+    kind: (spec.quick(), build) for kind, (spec, build) in _CLIENT.items()
+}
+""":data:`_CLIENT` as quick tests (:meth:`~net.schema.Record.quick`) and the messages' builders."""
 
 
 def _quick(parser: _Parser, given: Callable[[Plain], Spec]) -> _QuickParser:

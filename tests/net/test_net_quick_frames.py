@@ -30,6 +30,7 @@ import net.messages
 from net.chat import ChatRequest, Said
 from net.drafts import Drafting, DraftRequest
 from net.frames import (
+    CLIENT_LIMITS,
     MAX_FRAME,
     SERVER_LIMITS,
     FrameError,
@@ -54,6 +55,7 @@ from net.messages import (
     TableInfo,
     View,
     Welcome,
+    parse_client_message,
     parse_server_frame,
     parse_server_message,
 )
@@ -660,6 +662,32 @@ def test_a_schema_quick_test_passes_only_what_its_check_passes(
         for variant in [message.to_wire(), *_variants(message.to_wire())]:
             seen.add(_agree(spec, variant, message.TYPE))
     assert seen == {True, False}
+
+
+def test_a_client_frame_is_read_as_the_check_reads_it_and_a_real_one_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``parse_client_message`` gives what the full check gives (the same message, or an
+    error of the same type, sentence and data) for every client message with each
+    field made hostile, as the server decodes it; a real message never needs the check."""
+
+    def reference(raw: dict[str, Any]) -> Any:
+        return net.messages._parse(raw, net.messages._CLIENT)
+
+    outcomes = set()
+    for message in CLIENT_MESSAGES:
+        for variant in [message.to_wire(), *_variants(message.to_wire())]:
+            try:
+                raw = decode(_pack(variant), CLIENT_LIMITS)
+            except FrameError:
+                continue
+            fast = _outcome(parse_client_message, raw)
+            assert fast == _outcome(reference, raw), variant
+            outcomes.add(fast[0])
+    assert outcomes == {"message", "error"}
+    monkeypatch.setattr(net.messages, "_parse", None)  # a real message: the quick test alone
+    for message in CLIENT_MESSAGES:
+        assert parse_client_message(decode(_pack(message.to_wire()), CLIENT_LIMITS)) == message
 
 
 @pytest.mark.parametrize(
