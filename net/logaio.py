@@ -59,6 +59,12 @@ _NOT_HERE: Final = frozenset({errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP, err
 """A first write refused with one of these: this file cannot be written so (an odd file
 system); the records go through the pipe instead (:class:`AioRefused`)."""
 
+_NOT_NOW: Final = frozenset({errno.EAGAIN, errno.ENOMEM})
+"""A later write's submission refused with one of these: the kernel cannot queue it now
+(its resources are short). Nothing of it was written: the records not yet written go
+through the pipe instead (:class:`AioRefused`), unless one of them is written in part.
+"""
+
 _IOCB_CMD_PWRITE: Final = 1
 _IOCB_FLAG_RESFD: Final = 1
 
@@ -178,8 +184,9 @@ is stopped, and nothing more is written)."""
 
 
 class AioRefused(OSError):
-    """The kernel refused this log's first write (:data:`_NOT_HERE`): nothing was written,
-    and :meth:`AioChannel.unwritten` gives back every record handed over, for the pipe."""
+    """The kernel refused this log's first write (:data:`_NOT_HERE`), or could not queue
+    a later one (:data:`_NOT_NOW`) with no record written in part: nothing of those
+    records was written, and :meth:`AioChannel.unwritten` gives them back, for the pipe."""
 
 
 def _blocks(size: int) -> int:
@@ -212,8 +219,10 @@ class AioChannel:
 
     A failed write (or one the kernel cut short) fails its records and every later
     one; the file is cut back to the end of the last record written whole (the room
-    with it), and nothing more is written. :meth:`stop` lets the channel end once
-    what was handed over is written; a log that ended loses its room then.
+    with it), and nothing more is written. A write the kernel cannot queue now
+    (:data:`_NOT_NOW`) is not a failure: the records not yet written go through the
+    pipe. :meth:`stop` lets the channel end once what was handed over is written; a log
+    that ended loses its room then.
 
     Args:
         writer: the log; it must keep room (format 2).
@@ -334,7 +343,11 @@ class AioChannel:
         try:
             self._kernel.write(self._direct, self._address, size, self._base, self._done_fd)
         except OSError as exc:
-            self._fail(exc)
+            written = self._handed - len(self._pending)  # every byte before these is on disk
+            if exc.errno in _NOT_NOW and written == self._resolved:
+                self._give_back(AioRefused(exc.errno, f"no more kernel AIO for this log: {exc}"))
+            else:
+                self._fail(exc)
             return
         self._flight = (self._handed - len(self._pending) + take, end, take)
 
@@ -441,8 +454,9 @@ class AioChannel:
         return (self._tail.room_end - self._base) // BLOCK * BLOCK - (self._end - self._base)
 
     def unwritten(self) -> list[tuple[bytes, asyncio.Future[None]]]:
-        """After an :class:`AioRefused` report: every record handed over, in order, each
-        run with its future (none resolved), for another hand-off; then nothing."""
+        """After an :class:`AioRefused` report: every record handed over and not written,
+        in order, each run with its future (none resolved), for another hand-off; then
+        nothing."""
         refused, self._refused = self._refused, []
         return refused
 
@@ -470,13 +484,15 @@ class AioChannel:
             report(self, error)
 
     def _give_back(self, refusal: AioRefused) -> None:
-        """Nothing was written: hand every record back (:meth:`unwritten`), end, report."""
+        """Nothing of the records waiting was written: hand them back (:meth:`unwritten`),
+        end, report."""
         data = bytes(self._pending)
         start = 0
+        written = self._handed - len(self._pending)  # the waiting records' offsets count these
         while self._waiting:
             end, durable = self._waiting.popleft()
-            self._refused.append((data[start:end], durable))
-            start = end
+            self._refused.append((data[start : end - written], durable))
+            start = end - written
         self._pending.clear()
         self.stopping = True
         self._flight = None

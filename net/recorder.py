@@ -498,9 +498,10 @@ class TableRecorder:
             self._write_pending(asyncio.get_running_loop(), overlap=False)
 
     def _aio_instead(self, channel: AioChannel, refusal: AioRefused) -> None:
-        """The kernel refused ``channel``'s first write (an odd file system): nothing of
-        it is on disk, so its records go through a pipe instead, in order, before any
-        queued after them; no more kernel AIO for this recorder."""
+        """The kernel refused ``channel``'s first write (an odd file system), or could not
+        queue a later one (its resources short): nothing of those records is on disk,
+        so they go through a pipe instead, in order, before any queued after them; no
+        more kernel AIO for this recorder."""
         log.info("Table log: %s; through a pipe", refusal)
         self._aio = False
         records = channel.unwritten()

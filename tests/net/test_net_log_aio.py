@@ -675,3 +675,77 @@ async def test_the_aio_context_is_destroyed_off_the_loop(
         await asyncio.sleep(0.01)
     assert len(destroyed) == 1 and destroyed[0] is not threading.main_thread()
     assert channel._kernel._context.value == 0
+
+
+@pytest.mark.parametrize("code", [errno.EAGAIN, errno.ENOMEM])
+async def test_a_later_write_the_kernel_cannot_queue_goes_through_the_pipe_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: HeldCompletions, code: int
+) -> None:
+    """A record is on disk, three more wait for the next write, and the kernel cannot
+    queue it (its resources short): nothing of it was written, so those three go
+    through the pipe, each whole with its future, in order; the table plays on and the
+    log reads whole."""
+    real = logaio._Kernel.write
+    submitted: list[int] = []
+
+    def refuse_the_second(kernel: Any, *args: Any) -> None:
+        submitted.append(len(submitted))
+        if len(submitted) == 2:
+            raise OSError(code, os.strerror(code))
+        real(kernel, *args)
+
+    monkeypatch.setattr(logaio._Kernel, "write", refuse_the_second)
+    handed: list[bytes] = []  # what the pipe is handed
+    pipe_hand_over = recorder_module._PipeChannel.hand_over
+
+    def hand_over(pipe: Any, records: list[bytes], durable: Any) -> None:
+        handed.extend(records)
+        pipe_hand_over(pipe, records, durable)
+
+    monkeypatch.setattr(recorder_module._PipeChannel, "hand_over", hand_over)
+    writer, recorder = new_log(tmp_path)
+    first = recorder._queue(writer, [writer.action_record(0, {"add": 0})])
+    assert isinstance(recorder._channel, AioChannel)
+    await held.wait_entered()  # the first write is on disk; the loop hears of it later
+    records = [writer.action_record(1, {"add": i}) for i in (1, 2, 3)]
+    futures = [first, *(recorder._queue(writer, [record]) for record in records)]
+    held.go.set()  # then the three go in one write, which the kernel cannot queue
+    order = in_order(futures)
+    await asyncio.wait_for(asyncio.gather(*futures), 10)
+    assert order == [0, 1, 2, 3] and len(submitted) == 2
+    assert handed == records
+    assert isinstance(recorder._channel, recorder_module._PipeChannel)
+    await recorder._queue(writer, [writer.action_record(0, {"add": 4})])
+    recorder.close()
+    assert recorder.error is None
+    assert [x.action["add"] for x in read_log(writer.path).actions] == [0, 1, 2, 3, 4]
+
+
+async def test_a_write_not_queued_with_a_record_split_fails_it_and_cuts_back_to_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write takes two records and the start of a third; the kernel cannot
+    queue the write of its rest (EAGAIN). Its start is on disk, so it cannot go through
+    the pipe whole: it fails, and the file is cut back where it began."""
+    real = logaio._Kernel.write
+    submitted: list[int] = []
+
+    def refuse_the_second(kernel: Any, *args: Any) -> None:
+        submitted.append(len(submitted))
+        if len(submitted) == 2:
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        real(kernel, *args)
+
+    monkeypatch.setattr(logaio._Kernel, "write", refuse_the_second)
+    writer, recorder = new_log(tmp_path)
+    sizes = [10, 5000, MAX_RECORD - 300]
+    records = [writer.chat_record(0, "Ana", "x" * size, i) for i, size in enumerate(sizes)]
+    futures = [recorder._queue(writer, [r]) for r in records if r is not None]
+    results = await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 20)
+    assert results[:2] == [None, None] and len(submitted) == 2
+    assert isinstance(results[2], OSError) and results[2].errno == errno.EAGAIN
+    assert isinstance(recorder._channel, AioChannel)  # not handed to a pipe
+    recorder.close()
+    log = read_log(writer.path)  # no damage
+    assert [len(c.text) for c in log.chats] == sizes[:2]
+    assert writer.path.stat().st_size == log.valid_bytes
