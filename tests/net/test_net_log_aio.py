@@ -677,6 +677,22 @@ async def test_the_aio_context_is_destroyed_off_the_loop(
     assert channel._kernel._context.value == 0
 
 
+def refuse_the_second_write(monkeypatch: pytest.MonkeyPatch, code: int) -> list[int]:
+    """Make the kernel refuse the channel's second submission with ``code`` (nothing of
+    it written); returns the submissions seen so far, counted as they come."""
+    real = logaio._Kernel.write
+    submitted: list[int] = []
+
+    def refuse(kernel: Any, *args: Any) -> None:
+        submitted.append(len(submitted))
+        if len(submitted) == 2:
+            raise OSError(code, os.strerror(code))
+        real(kernel, *args)
+
+    monkeypatch.setattr(logaio._Kernel, "write", refuse)
+    return submitted
+
+
 @pytest.mark.parametrize("code", [errno.EAGAIN, errno.ENOMEM])
 async def test_a_later_write_the_kernel_cannot_queue_goes_through_the_pipe_instead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: HeldCompletions, code: int
@@ -685,16 +701,7 @@ async def test_a_later_write_the_kernel_cannot_queue_goes_through_the_pipe_inste
     queue it (its resources short): nothing of it was written, so those three go
     through the pipe, each whole with its future, in order; the table plays on and the
     log reads whole."""
-    real = logaio._Kernel.write
-    submitted: list[int] = []
-
-    def refuse_the_second(kernel: Any, *args: Any) -> None:
-        submitted.append(len(submitted))
-        if len(submitted) == 2:
-            raise OSError(code, os.strerror(code))
-        real(kernel, *args)
-
-    monkeypatch.setattr(logaio._Kernel, "write", refuse_the_second)
+    submitted = refuse_the_second_write(monkeypatch, code)
     handed: list[bytes] = []  # what the pipe is handed
     pipe_hand_over = recorder_module._PipeChannel.hand_over
 
@@ -727,16 +734,7 @@ async def test_a_write_not_queued_with_a_record_split_fails_it_and_cuts_back_to_
     """The first write takes two records and the start of a third; the kernel cannot
     queue the write of its rest (EAGAIN). Its start is on disk, so it cannot go through
     the pipe whole: it fails, and the file is cut back where it began."""
-    real = logaio._Kernel.write
-    submitted: list[int] = []
-
-    def refuse_the_second(kernel: Any, *args: Any) -> None:
-        submitted.append(len(submitted))
-        if len(submitted) == 2:
-            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-        real(kernel, *args)
-
-    monkeypatch.setattr(logaio._Kernel, "write", refuse_the_second)
+    submitted = refuse_the_second_write(monkeypatch, errno.EAGAIN)
     writer, recorder = new_log(tmp_path)
     sizes = [10, 5000, MAX_RECORD - 300]
     records = [writer.chat_record(0, "Ana", "x" * size, i) for i, size in enumerate(sizes)]
