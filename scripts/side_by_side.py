@@ -63,8 +63,10 @@ while time.perf_counter() < deadline and played < 400:
     cpu += time.process_time() - start
 print(json.dumps({"decisions_per_s": decisions / seconds, "games_per_s": played / cpu}))
 """
-"""Run in each tree: random legal play (4 players, the bench's loop) then `simulate
---players 4 --bot greedy` in batches of 2 games, each for ``budget`` seconds; CPU time."""
+"""Run in each tree: random legal play (4 players) then `simulate --players 4 --bot
+greedy` in batches of 2 games, each for ``budget`` seconds; CPU time. The play loop is
+scripts/bench.py ``random_game_stats``' own, written out: the old tree has no bench to
+import it from, and this one's imports modules the old tree lacks."""
 
 
 def measure(tree: Path, seconds: float) -> dict[str, float]:
@@ -83,7 +85,12 @@ def measure(tree: Path, seconds: float) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure both trees in turn and print each figure's ranges and ratios."""
+    """Measure both trees in turn and print each figure's ranges and ratios.
+
+    Raises:
+        subprocess.CalledProcessError: the commit is not in this clone (a shallow one
+            may lack it), or a run failed.
+    """
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", default=BEFORE, help=f"the other commit (default {BEFORE})")
     parser.add_argument("--pairs", type=int, default=3, help="runs of each tree (default 3)")
