@@ -146,9 +146,24 @@ class SeatView:
         me = view.get("me")
         if seat is None or me is None:
             raise ValueError("a seat's view is needed; this is a spectator's view")
-        seats = view["seats"]
+        # One pass over the seats (a bot reads a view per decision: this is on its path).
+        coins: list[int] = []
+        stalls: list[tuple[str, ...]] = []
+        ready: list[bool] = []
+        stamps: list[int] = []
+        won: list[tuple[str, ...]] = []
+        hand_sizes: list[int] = []
+        for s in view["seats"]:
+            coins.append(int(s["coins"]))
+            stalls.append(tuple(s["crates"]))
+            ready.append(bool(s["ready"]))
+            stamps.append(int(s["stamps"]))
+            won.append(tuple(s["clients"]))
+            hand_sizes.append(int(s["hand_size"]))
+        seat = int(seat)
+        proposals = view["proposals"]
         return cls(
-            seat=int(seat),
+            seat=seat,
             players=int(view["players"]),
             turn=int(view["turn"]),
             active=int(view["active"]),
@@ -157,20 +172,20 @@ class SeatView:
             fish_deck=int(view["fish_deck"]),
             queue=tuple(view["queue"]),
             hand=tuple(me["hand"]),
-            crates=tuple(tuple(c) for c in me["crates"]),
+            crates=tuple([tuple(c) for c in me["crates"]]),
             bought=tuple(me["bought"]),
             bought_codes=str(view["bought"]),
-            coins=tuple(int(s["coins"]) for s in seats),
-            stalls=tuple(tuple(s["crates"]) for s in seats),
-            crate_price=int(seats[seat]["crate_price"]),
-            ready=tuple(bool(s["ready"]) for s in seats),
-            proposals=tuple(Offer.read(p) for p in view["proposals"]),
-            stamps=tuple(int(s["stamps"]) for s in seats),
-            won=tuple(tuple(s["clients"]) for s in seats),
-            hand_sizes=tuple(int(s["hand_size"]) for s in seats),
+            coins=tuple(coins),
+            stalls=tuple(stalls),
+            crate_price=int(view["seats"][seat]["crate_price"]),
+            ready=tuple(ready),
+            proposals=tuple([Offer.read(p) for p in proposals]) if proposals else (),
+            stamps=tuple(stamps),
+            won=tuple(won),
+            hand_sizes=tuple(hand_sizes),
             client_deck=int(view["client_deck"]),
             client_discard=tuple(view["client_discard"]),
-            fish_discard=tuple(sorted((str(k), int(n)) for k, n in view["fish_discard"].items())),
+            fish_discard=tuple(sorted([(str(k), int(n)) for k, n in view["fish_discard"].items()])),
         )
 
     @property

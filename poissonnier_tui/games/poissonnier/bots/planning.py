@@ -507,10 +507,21 @@ def _additions(crates: tuple[str, ...], max_fish: int) -> tuple[tuple[tuple[str,
     return tuple(adds)
 
 
-@lru_cache(maxsize=1 << 8)
-def _pairs_worth(pairs: tuple[tuple[str, int], ...]) -> float:
-    """:func:`fish_worth` of fish given as ``(code, count)`` pairs (cached: few distinct)."""
-    return fish_worth(dict(pairs))
+@lru_cache(maxsize=1 << 12)
+def _priced_additions(
+    crates: tuple[str, ...], max_fish: int
+) -> tuple[tuple[tuple[tuple[str, int], ...], int, tuple[tuple[int, int], ...]], ...]:
+    """:func:`_additions` with what :func:`find_purchase` needs of each (cached): the
+    addition, its opening worth in whole coins (its :func:`fish_worth`, at least 1), and
+    its fish as ``(index in Stock.fish, count)`` steps."""
+    return tuple(
+        (
+            add,
+            max(1, int(fish_worth(dict(add)))),
+            tuple([(_INDEX[code], n) for code, n in add]),
+        )
+        for add in _additions(crates, max_fish)
+    )
 
 
 def find_purchase(
@@ -546,25 +557,29 @@ def find_purchase(
     tried = set(skip)
     best: Purchase | None = None
     have, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
+    stalls = [
+        (seller, crates, _priced_additions(tuple(crates), max_fish))
+        for seller, crates in sellers.items()
+    ]
     for cid in dict.fromkeys(queue[: cards.SERVABLE]):
         if best_plan(cid, stock) is not None:
             continue
         limit = price_limit(cid, coins_held)
         value = value_of(cid)
-        for seller, crates in sellers.items():
-            for add in _additions(tuple(crates), max_fish):
-                if (seller, cid, add) in tried:
-                    continue
-                offer = min(limit, max(1, int(_pairs_worth(add))))
+        for seller, crates, additions in stalls:
+            for add, worth, steps in additions:
+                offer = limit if limit < worth else worth
                 if offer > coins_held:
                     continue
                 # A plan costs >= 0, so the gain is at most value - offer: no plan needed
                 # to turn down an addition that could not beat the best or pay at all.
                 if value - offer <= 0 or (best is not None and value - offer <= best.gain):
                     continue
+                if (seller, cid, add) in tried:
+                    continue
                 fish = list(have)
-                for code, n in add:
-                    fish[_INDEX[code]] += n
+                for index, n in steps:
+                    fish[index] += n
                 plan = _plan_from(cid, fish, glacons, arrivages)
                 if plan is None:
                     continue
