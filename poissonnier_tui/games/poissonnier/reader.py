@@ -60,7 +60,7 @@ class Offer:
             id=int(wire["id"]),
             proposer=int(wire["proposer"]),
             seller=int(wire["seller"]),
-            fish=tuple((int(k), int(n), str(code)) for k, n, code in wire["fish"]),
+            fish=tuple([(int(k), int(n), str(code)) for k, n, code in wire["fish"]]),
             seller_glacons=int(wire["seller_glacons"]),
             seller_arrivages=int(wire["seller_arrivages"]),
             coins=int(wire["coins"]),
@@ -200,13 +200,14 @@ class SeatView:
 
     def specials(self) -> tuple[int, int]:
         """``(glaçons, arrivages)`` in hand."""
-        kinds = Counter(c[0] for c in self.hand)
-        return kinds[cards.GLACON], kinds[cards.ARRIVAGE]
+        kinds = [c[0] for c in self.hand]
+        return kinds.count(cards.GLACON), kinds.count(cards.ARRIVAGE)
 
     def pool(self) -> Counter[str]:
         """Fish this seat can lay out in the fill step: hand plus crates, by code (§3.2)."""
-        out: Counter[str] = Counter(c[0] for c in self.hand if not cards.is_special(c))
-        out.update(f[0] for crate in self.crates for f in crate)
+        specials = cards.SPECIAL_KINDS  # cards.is_special, inlined: a bot asks per decision
+        out: Counter[str] = Counter([c[0] for c in self.hand if c[0] not in specials])
+        out.update([f[0] for crate in self.crates for f in crate])
         return out
 
     def unseen_clients(self) -> list[str]:

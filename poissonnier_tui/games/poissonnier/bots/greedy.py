@@ -37,11 +37,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from typing import Final
 
 from net.game import Wire
 from poissonnier_tui.games.poissonnier.bots.planning import (
+    FISH_WORTH,
     SPECIAL_WORTH,
     Layout,
     Purchase,
@@ -90,8 +90,9 @@ SERVES_PER_CLIENT: Final = 6
 
 def _serve_cost(serve: Wire) -> float:
     """Worth spent by a ``serve`` wire action: its fish and its special cards."""
+    worth = FISH_WORTH
     return (
-        fish_worth(Counter(f[0] for f in serve["fish"]))
+        sum([worth[f[0]] for f in serve["fish"]])  # whole numbers: exact in any order
         + len(serve["glacons"]) * SPECIAL_WORTH[cards.GLACON]
         + len(serve["arrivages"]) * SPECIAL_WORTH[cards.ARRIVAGE]
     )
@@ -133,6 +134,7 @@ class GreedyBot:
         self._counters = 0
         self._countered: set[tuple[tuple[int, int, str], ...]] = set()
         self._stale: dict[int, int] = {}
+        self._kept_layout: tuple[tuple[object, ...], Layout] | None = None  # see _fill_layout
 
     # ------------------------------------------------------------------ entry
 
@@ -186,16 +188,28 @@ class GreedyBot:
         """One step toward the chosen layout, then ``ready`` (RULES.md §3.2)."""
         if "buy_crate" in types and self.crate_pays(seen):
             return to_wire(BuyCrate())
+        return fill_step(seen, self._fill_layout(seen))
+
+    def _fill_layout(self, seen: Seen) -> Layout:
+        """:func:`choose_layout` for this seat's fill step, kept while what it depends on
+        stays the same: placing and taking back fish (§3.2) move fish between the hand
+        and the crates, so the steps of one fill step share one layout."""
         glacons, arrivages = seen.specials()
+        pool = seen.pool()
+        key = (tuple(sorted(pool.items())), len(seen.crates), seen.queue, glacons, arrivages,
+               seen.is_active)  # fmt: skip
+        if self._kept_layout is not None and self._kept_layout[0] == key:
+            return self._kept_layout[1]
         layout = choose_layout(
-            seen.pool(),
+            pool,
             len(seen.crates),
             queue_after_call(seen.queue),
             glacons,
             arrivages,
             allow_rotten=seen.is_active,
         )
-        return fill_step(seen, layout)
+        self._kept_layout = (key, layout)
+        return layout
 
     def crate_pays(self, seen: Seen) -> bool:
         """Whether buying the next crate now is worth its price (RULES.md §7, R11, R12).
@@ -272,7 +286,9 @@ class GreedyBot:
         for client, options in costed.items():
             rest = [c for c in seen.queue if c != client]
             for cost, _, a in sorted(options)[:SERVES_PER_CLIENT]:
-                fish = Counter(f[0] for f in a["fish"])
+                fish: dict[str, int] = {}
+                for f in a["fish"]:
+                    fish[f[0]] = fish.get(f[0], 0) + 1
                 after = rollout(rest, stock.minus(fish, len(a["glacons"]), len(a["arrivages"])))
                 score = client_value(client) - lam * cost + after.value - lam * after.cost
                 if best is None or score > best[0]:
