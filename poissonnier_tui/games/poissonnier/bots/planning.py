@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
-from typing import Final
+from typing import Final, NamedTuple
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
@@ -37,9 +37,11 @@ CLIENT_BONUS: Final = 1.0
 _INDEX: Final = {code: i for i, code in enumerate(CODES)}
 
 
-@dataclass(frozen=True, slots=True)
-class Stock:
+class Stock(NamedTuple):
     """What a seat could serve with: fish by freshness, and special cards in hand.
+
+    A named tuple rather than a frozen dataclass: stocks are keys of the rollout and
+    plan caches, and a tuple hashes and compares without running Python code.
 
     Attributes:
         fish: fish counts in :data:`CODES` order (T, F, M, D, P).
@@ -286,23 +288,27 @@ def _rollout(
     cost = 0.0
     served: list[str] = []
     while q:
-        best: tuple[float, float, str, ServePlan] | None = None
+        # The best (value, -cost) of the servable clients in the window; the first on ties.
+        best_cid = ""
+        best_plan_: ServePlan | None = None
+        best_value = best_cost = 0.0
+        fish, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
         for cid in q[:window]:
-            plan = best_plan(cid, stock)
+            plan = _plan_from(cid, fish, glacons, arrivages)
             if plan is None:
                 continue
-            key = (value_of(cid), -plan_cost(plan))
-            if best is None or key > best[:2]:
-                best = (key[0], key[1], cid, plan)
-        if best is None:
+            v = value_of(cid)
+            c = plan_cost(plan)
+            if best_plan_ is None or v > best_value or (v == best_value and c < best_cost):
+                best_cid, best_plan_, best_value, best_cost = cid, plan, v, c
+        if best_plan_ is None:
             break
-        _, neg_cost, cid, plan = best
-        stock = consume(stock, plan)
-        q.remove(cid)
-        value += best[0]
-        coins += CLIENTS[cid].coins
-        cost -= neg_cost
-        served.append(cid)
+        stock = consume(stock, best_plan_)
+        q.remove(best_cid)
+        value += best_value
+        coins += CLIENTS[best_cid].coins
+        cost += best_cost
+        served.append(best_cid)
     return Rollout(value, coins, cost, tuple(served), stock)
 
 
