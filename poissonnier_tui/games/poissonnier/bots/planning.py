@@ -145,6 +145,34 @@ _CAPS: Final = {
 }
 
 
+class _Choice(NamedTuple):
+    """A client's cheapest plan from a stock with what it costs and spends, worked out
+    once (cached) so that a rollout neither costs nor applies the plan again.
+
+    Attributes:
+        plan: the plan (:func:`best_plan`).
+        cost: :func:`plan_cost` of it.
+        fish: the fish it spends, counts in :data:`CODES` order.
+        glacons / arrivages: the special cards it spends.
+    """
+
+    plan: ServePlan
+    cost: float
+    fish: tuple[int, int, int, int, int]
+    glacons: int
+    arrivages: int
+
+
+def _choice(plan: ServePlan) -> _Choice:
+    """``plan`` with its cost and spend (see :class:`_Choice`)."""
+    spent = [0, 0, 0, 0, 0]
+    for code, n in plan.fish_needed().items():
+        spent[_INDEX[code]] += n
+    glacons, arrivages = plan_specials(plan)
+    fish = (spent[0], spent[1], spent[2], spent[3], spent[4])
+    return _Choice(plan, plan_cost(plan), fish, glacons, arrivages)
+
+
 def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     """The cheapest way (by :func:`plan_cost`) to serve a client from ``stock`` (RULES.md §6).
 
@@ -158,39 +186,50 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     Returns:
         A plan, or ``None`` when the client cannot be served from ``stock``.
     """
-    return _plan_from(client_id, stock.fish, stock.glacons, stock.arrivages)
+    choice = _choice_from(client_id, stock.fish, stock.glacons, stock.arrivages)
+    return None if choice is None else choice.plan
 
 
-def _plan_from(
+def _choice_from(
     client_id: str, fish: Sequence[int], glacons: int, arrivages: int
-) -> ServePlan | None:
-    """:func:`best_plan` for a stock given as its parts: ``fish`` counts in :data:`CODES`
-    order and the special cards (no :class:`Stock` built for a stock tried only once)."""
+) -> _Choice | None:
+    """:func:`best_plan` for a stock given as its parts (``fish`` counts in :data:`CODES`
+    order and the special cards: no :class:`Stock` built for a stock tried only once),
+    with the plan's cost and spend."""
     client = CLIENTS[client_id]
     kind = client.kind
     if kind is ClientKind.INSPECTOR:
         return None
     size = client.size
+    arrivages = arrivages if arrivages < size else size
     if kind is ClientKind.UNDECIDED:
-        return _undecided_plan(size, fish, arrivages)
+        t, f, m, d, p = fish
+        return _undecided_choice(
+            size,
+            t if t < size else size,
+            f if f < size else size,
+            m if m < size else size,
+            d if d < size else size,
+            p if p < size else size,
+            arrivages,
+        )
     caps = _CAPS[client_id]
     t, f, m, d = fish[0], fish[1], fish[2], fish[3]
     t = t if t < caps[0] else caps[0]
     f = f if f < caps[1] else caps[1]
     m = m if m < caps[2] else caps[2]
     d = d if d < caps[3] else caps[3]
-    arrivages = arrivages if arrivages < size else size
     if t + f + m + d + arrivages < size:  # each place of the order takes a fish or an arrivage
         return None
-    return _best_regular_plan(
+    return _best_regular_choice(
         client_id, t, f, m, d, glacons if glacons < size else size, arrivages
     )
 
 
 @lru_cache(maxsize=1 << 14)
-def _best_regular_plan(
+def _best_regular_choice(
     client_id: str, t: int, f: int, m: int, d: int, glacons: int, arrivages: int
-) -> ServePlan | None:
+) -> _Choice | None:
     """:func:`best_plan` for a regular client and a capped stock (cached; no rotten
     fish, which no regular order uses)."""
     client = CLIENTS[client_id]
@@ -198,20 +237,25 @@ def _best_regular_plan(
     plans = serve_plans(client, have, glacons, arrivages)
     if not plans:
         return None
-    return min(plans, key=plan_cost)
+    return _choice(min(plans, key=plan_cost))
 
 
 #: Fish an undecided client is given first: the least worth first (rotten, then douteux…).
 _CHEAPEST_FIRST: Final = ("P", "D", "M", "F", "T")
 
 
-def _undecided_plan(size: int, fish: Sequence[int], arrivages: int) -> ServePlan | None:
-    """The cheapest plan for an undecided client (RULES.md §5, §6), built directly.
+@lru_cache(maxsize=1 << 12)
+def _undecided_choice(
+    size: int, t: int, f: int, m: int, d: int, p: int, arrivages: int
+) -> _Choice | None:
+    """The cheapest plan for an undecided client (RULES.md §5, §6), built directly, for
+    a stock capped at ``size`` of each (cached).
 
     Costs add up fish by fish, so taking the least worth fish first, and
     arrivages (worth more than any fish) only for the shortfall, is optimal.
     The plan has the form ``serve_plans`` gives (arrivages declared ``"D"``).
     """
+    fish = (t, f, m, d, p)
     need: dict[str, int] = {}
     left = size
     for code in _CHEAPEST_FIRST:
@@ -221,14 +265,7 @@ def _undecided_plan(size: int, fish: Sequence[int], arrivages: int) -> ServePlan
             left -= take
     if left > arrivages:
         return None
-    return ServePlan(tuple(sorted(need.items())), (), ("D",) * left)
-
-
-@lru_cache(maxsize=1 << 14)
-def consume(stock: Stock, plan: ServePlan) -> Stock:
-    """``stock`` after serving with ``plan`` (cached: both are immutable)."""
-    glacons, arrivages = plan_specials(plan)
-    return stock.minus(plan.fish_needed(), glacons, arrivages)
+    return _choice(ServePlan(tuple(sorted(need.items())), (), ("D",) * left))
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,20 +327,27 @@ def _rollout(
     while q:
         # The best (value, -cost) of the servable clients in the window; the first on ties.
         best_cid = ""
-        best_plan_: ServePlan | None = None
+        best: _Choice | None = None
         best_value = best_cost = 0.0
         fish, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
         for cid in q[:window]:
-            plan = _plan_from(cid, fish, glacons, arrivages)
-            if plan is None:
+            choice = _choice_from(cid, fish, glacons, arrivages)
+            if choice is None:
                 continue
             v = value_of(cid)
-            c = plan_cost(plan)
-            if best_plan_ is None or v > best_value or (v == best_value and c < best_cost):
-                best_cid, best_plan_, best_value, best_cost = cid, plan, v, c
-        if best_plan_ is None:
+            c = choice.cost
+            if best is None or v > best_value or (v == best_value and c < best_cost):
+                best_cid, best, best_value, best_cost = cid, choice, v, c
+        if best is None:
             break
-        stock = consume(stock, best_plan_)
+        # The stock after serving with best.plan, from the spend worked out with it.
+        spent = best.fish
+        stock = Stock(
+            (fish[0] - spent[0], fish[1] - spent[1], fish[2] - spent[2], fish[3] - spent[3],
+             fish[4] - spent[4]),
+            glacons - best.glacons,
+            arrivages - best.arrivages,
+        )  # fmt: skip
         q.remove(best_cid)
         value += best_value
         coins += CLIENTS[best_cid].coins
@@ -586,10 +630,10 @@ def find_purchase(
                 fish = list(have)
                 for index, n in steps:
                     fish[index] += n
-                plan = _plan_from(cid, fish, glacons, arrivages)
-                if plan is None:
+                choice = _choice_from(cid, fish, glacons, arrivages)
+                if choice is None:
                     continue
-                gain = value - offer - SPEND_WEIGHT * plan_cost(plan)
+                gain = value - offer - SPEND_WEIGHT * choice.cost
                 if gain <= 0 or (best is not None and gain <= best.gain):
                     continue
                 best = Purchase(

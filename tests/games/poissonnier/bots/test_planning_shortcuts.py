@@ -1,8 +1,9 @@
 """The planning shortcuts give the answers of the plain search (RULES.md §4, §6).
 
 ``best_plan`` turns down a client with more places than usable cards before
-its cache, and ``find_purchase`` turns down additions that cannot pay before
-planning them; both must choose exactly what the full enumeration chooses.
+its cache, ``find_purchase`` turns down additions that cannot pay before
+planning them, and ``rollout`` spends each plan from its cached cost and spend;
+all must choose exactly what the full enumeration chooses.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from poissonnier_tui.games.poissonnier.bots.planning import (
     fish_worth,
     plan_cost,
     price_limit,
+    rollout,
 )
-from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS
+from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.rules.orders import serve_plans
 
 
@@ -99,3 +101,54 @@ def test_find_purchase_chooses_what_the_plain_search_chooses() -> None:
         assert find_purchase(queue, stock, sellers, coins) == want
         found += want is not None
     assert found > 50  # purchases were found, not only refused
+
+
+def _plain_rollout(
+    queue: list[str], stock: Stock
+) -> tuple[float, int, float, tuple[str, ...], Stock]:
+    """``rollout`` without its caches: every plan of every client within reach listed by
+    ``serve_plans``, the best-paying client served first (ties: the cheaper plan, then
+    the first in the queue), its fish and specials taken off the stock (§3.4)."""
+    q = list(queue)
+    value = cost = 0.0
+    coins = 0
+    served: list[str] = []
+    while True:
+        best = None
+        for cid in q[:3]:
+            client = CLIENTS[cid]
+            if client.kind is ClientKind.INSPECTOR:
+                continue
+            plans = serve_plans(client, stock.counter(), stock.glacons, stock.arrivages)
+            if not plans:
+                continue
+            plan = min(plans, key=plan_cost)
+            worth = client_value(cid)
+            if best is None or (worth, -plan_cost(plan)) > (best[0], -plan_cost(best[2])):
+                best = (worth, cid, plan)
+        if best is None:
+            return value, coins, cost, tuple(served), stock
+        worth, cid, plan = best
+        glacons = sum(n for _, n in plan.iced)
+        stock = stock.minus(plan.fish_needed(), glacons, len(plan.arrivages))
+        q.remove(cid)
+        value += worth
+        coins += CLIENTS[cid].coins
+        cost += plan_cost(plan)
+        served.append(cid)
+
+
+def test_rollout_serves_what_the_plain_greedy_loop_serves() -> None:
+    """300 seeded queues and stocks: the same clients served, in the same order, for the
+    same value, coins and cost, leaving the same stock."""
+    rng = random.Random(5)
+    ids = sorted(CLIENTS)
+    served = 0
+    for _ in range(300):
+        queue = rng.sample(ids, 5)
+        stock = _stock(rng)
+        got = rollout(queue, stock)
+        want = _plain_rollout(queue, stock)
+        assert (got.value, got.coins, got.cost, got.served, got.left) == want, (queue, stock)
+        served += len(got.served) >= 2
+    assert served > 30  # rollouts that served more than one client were compared
