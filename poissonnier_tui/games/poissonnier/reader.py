@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.actions import Decline, EndTurn, Ready, to_wire
@@ -81,9 +81,11 @@ class Offer:
         return tuple((k, n) for k, n, _ in self.fish)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """What one seat knows, read off its view.
+
+    A named tuple rather than a frozen dataclass: a bot reads a view per decision, and
+    a tuple is built in one step where a frozen dataclass sets each of its 23 fields.
 
     Attributes:
         seat: the viewing seat.

@@ -7,17 +7,16 @@ the bots' planning needs on top: the stock a seat can serve with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from poissonnier_tui.games.poissonnier.bots.planning import Stock
 from poissonnier_tui.games.poissonnier.reader import Offer, SeatView
 
 __all__ = ["Offer", "Seen"]
 
 
-@dataclass(frozen=True, slots=True)
 class Seen(SeatView):
     """What one seat knows, read off its view (:meth:`SeatView.read`), for a bot."""
+
+    __slots__ = ()
 
     def serve_stock(self) -> Stock:
         """What this seat can serve with now: crate fish, bought fish and specials (§3.4)."""
