@@ -574,6 +574,25 @@ def _priced_additions(
     )
 
 
+@lru_cache(maxsize=1 << 13)
+def _addition_costs(
+    client_id: str, crates: tuple[str, ...], stock: Stock, max_fish: int
+) -> tuple[tuple[tuple[tuple[str, int], ...], int, float | None], ...]:
+    """Per addition of :func:`_priced_additions` (same order): the addition, its opening
+    worth, and the cost of the cheapest plan serving ``client_id`` from ``stock`` plus
+    it (``None``: still not servable). Cached: the active seat asks again after each
+    refusal with the same stock and stalls (RULES.md §4)."""
+    have, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
+    out: list[tuple[tuple[tuple[str, int], ...], int, float | None]] = []
+    for add, worth, steps in _priced_additions(crates, max_fish):
+        fish = list(have)
+        for index, n in steps:
+            fish[index] += n
+        choice = _choice_from(client_id, fish, glacons, arrivages)
+        out.append((add, worth, None if choice is None else choice.cost))
+    return tuple(out)
+
+
 def find_purchase(
     queue: Sequence[str],
     stock: Stock,
@@ -606,34 +625,24 @@ def find_purchase(
     """
     tried = set(skip)
     best: Purchase | None = None
-    have, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
-    stalls = [
-        (seller, crates, _priced_additions(tuple(crates), max_fish))
-        for seller, crates in sellers.items()
-    ]
+    stalls = [(seller, crates, tuple(crates)) for seller, crates in sellers.items()]
     for cid in dict.fromkeys(queue[: cards.SERVABLE]):
         if best_plan(cid, stock) is not None:
             continue
         limit = price_limit(cid, coins_held)
         value = value_of(cid)
-        for seller, crates, additions in stalls:
-            for add, worth, steps in additions:
+        for seller, crates, shown in stalls:
+            for add, worth, cost in _addition_costs(cid, shown, stock, max_fish):
                 offer = limit if limit < worth else worth
                 if offer > coins_held:
                     continue
-                # A plan costs >= 0, so the gain is at most value - offer: no plan needed
-                # to turn down an addition that could not beat the best or pay at all.
+                # A plan costs >= 0, so the gain is at most value - offer: an addition
+                # that could not beat the best or pay at all is turned down unplanned.
                 if value - offer <= 0 or (best is not None and value - offer <= best.gain):
                     continue
-                if (seller, cid, add) in tried:
+                if cost is None or (seller, cid, add) in tried:
                     continue
-                fish = list(have)
-                for index, n in steps:
-                    fish[index] += n
-                choice = _choice_from(cid, fish, glacons, arrivages)
-                if choice is None:
-                    continue
-                gain = value - offer - SPEND_WEIGHT * choice.cost
+                gain = value - offer - SPEND_WEIGHT * cost
                 if gain <= 0 or (best is not None and gain <= best.gain):
                     continue
                 best = Purchase(
