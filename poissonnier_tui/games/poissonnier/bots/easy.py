@@ -124,10 +124,10 @@ class EasyBot(GreedyBot):
 
     # ------------------------------------------------------------------ serve step
 
-    def _serve(self, seen: Seen, legal: list[Wire], types: set[str]) -> Wire | None:
+    def _serve(self, seen: Seen, legal: list[Wire]) -> Wire | None:
         if (
             seen.is_active
-            and "serve" in types
+            and any(a["type"] == "serve" for a in legal)
             and not any(p.answerer == seen.seat for p in seen.proposals)
             and not any(p.proposer == seen.seat for p in seen.proposals)
             and self._ended_early != seen.turn
@@ -135,7 +135,7 @@ class EasyBot(GreedyBot):
         ):
             self._ended_early = seen.turn
             return to_wire(EndTurn())
-        return super()._serve(seen, legal, types)
+        return super()._serve(seen, legal)
 
     def _best_serve(self, seen: Seen, serves: list[Wire]) -> Wire:
         if self.rng.random() < self.slip:

@@ -156,11 +156,11 @@ class GreedyBot:
         seen = Seen.read(view)
         if seen.turn != self._turn:
             self._new_turn(seen.turn)
-        types = {a["type"] for a in legal}
         if seen.phase == "fill":
+            types = {a["type"] for a in legal}
             return self._fill(seen, types) if "ready" in types else None
         if seen.phase == "serve":
-            return self._serve(seen, legal, types)
+            return self._serve(seen, legal)
         return None
 
     @property
@@ -239,7 +239,7 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ serve step
 
-    def _serve(self, seen: Seen, legal: list[Wire], types: set[str]) -> Wire | None:
+    def _serve(self, seen: Seen, legal: list[Wire]) -> Wire | None:
         for offer in seen.proposals:
             if offer.answerer == seen.seat:
                 if seen.is_active:
