@@ -221,6 +221,7 @@ def play_game(
     )
     pacing = match if isinstance(match, AskOrder) else None
     unasked = [acts_unasked(agent) for agent in agents]
+    any_unasked = any(unasked)
 
     def default(seat: int, why: str) -> None:
         wire = match.timeout_action(seat)
@@ -266,7 +267,7 @@ def play_game(
         # Unasked moves first: each seat the game does not wait on gets one chance
         # per state, as a live table asks its idle bots after each change.
         offered = False
-        for seat in sorted(match.volunteers()):
+        for seat in sorted(match.volunteers()) if any_unasked else ():
             if not unasked[seat] or offered_at.get(seat) == record.actions:
                 continue
             offered_at[seat] = record.actions
