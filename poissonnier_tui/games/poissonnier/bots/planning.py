@@ -186,7 +186,7 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     Returns:
         A plan, or ``None`` when the client cannot be served from ``stock``.
     """
-    choice = _choice_from(client_id, stock.fish, stock.glacons, stock.arrivages)
+    choice = _cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
     return None if choice is None else choice.plan
 
 
@@ -224,6 +224,11 @@ def _choice_from(
     return _best_regular_choice(
         client_id, t, f, m, d, glacons if glacons < size else size, arrivages
     )
+
+
+_cached_choice: Final = lru_cache(maxsize=1 << 15)(_choice_from)
+""":func:`_choice_from` for a stock whose fish are a tuple, cached: a rollout asks the
+same few clients of the same few stocks again and again."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -331,7 +336,7 @@ def _rollout(
         best_value = best_cost = 0.0
         fish, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
         for cid in q[:window]:
-            choice = _choice_from(cid, fish, glacons, arrivages)
+            choice = _cached_choice(cid, fish, glacons, arrivages)
             if choice is None:
                 continue
             v = value_of(cid)
