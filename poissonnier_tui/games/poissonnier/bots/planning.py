@@ -566,7 +566,7 @@ def _additions(crates: tuple[str, ...], max_fish: int) -> tuple[tuple[tuple[str,
 def _priced_additions(
     crates: tuple[str, ...], max_fish: int
 ) -> tuple[tuple[tuple[tuple[str, int], ...], int, tuple[tuple[int, int], ...]], ...]:
-    """:func:`_additions` with what :func:`find_purchase` needs of each (cached): the
+    """:func:`_additions` with what :func:`_addition_costs` needs of each (cached): the
     addition, its opening worth in whole coins (its :func:`fish_worth`, at least 1), and
     its fish as ``(index in Stock.fish, count)`` steps."""
     return tuple(
