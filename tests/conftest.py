@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from logcheck import check_log
+from netns import run_last, start_batch, stop_batch
 
 from poissonnier_tui.hosting.persistence import DATA_DIR_ENV, LOG_SUFFIX
 from poissonnier_tui.settings import CONFIG_DIR_ENV
@@ -35,6 +36,22 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield folder
     for path in sorted(folder.rglob(f"*{LOG_SUFFIX}")):
         REPLAYED["finished" if check_log(path) else "running"] += 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests run in a network namespace go last (``tests/support/netns.py``)."""
+    run_last(items)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the namespaced tests' child in the background, alongside the rest."""
+    if not session.config.option.collectonly:
+        start_batch(session.items)
+
+
+def pytest_sessionfinish() -> None:
+    """Stop that child if no test waited for it (the session ended early)."""
+    stop_batch()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -158,7 +158,9 @@ async def test_a_table_of_another_game_resumes_from_its_log(toy: str, tmp_path: 
     (path,) = sorted(games_dir().glob("*.plog"))
     plan = plan_resume(path, confirm=yes)
     assert plan.header.game == "toy" and plan.header.options == {"target": 30}
-    again = resumed_settings(plan, TableSettings(name="Other", port=0), name_given=False)
+    again = resumed_settings(
+        plan, TableSettings(name="Other", port=0, bot_delay=0), name_given=False
+    )
     assert (again.game, again.options, again.seats, again.bots, again.seed, again.name) == (
         "toy",
         {"target": 30},

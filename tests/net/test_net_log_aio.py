@@ -421,6 +421,9 @@ async def test_a_channel_closed_while_its_room_is_made_lets_the_room_thread_fini
 
     monkeypatch.setattr(os, "pwrite", pwrite)
     writer, recorder = new_log(tmp_path)
+    # The loop's executor thread (asyncio.to_thread below) is the test's, not the log's:
+    # started before ``before`` is taken, so the wait below waits for the log's alone.
+    await asyncio.to_thread(lambda: None)
     before = set(threading.enumerate())
     record = writer.chat_record(0, "Ana", "x" * 50_000, 0)  # the room runs low
     assert record is not None

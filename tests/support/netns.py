@@ -7,10 +7,14 @@ pytest normally, the wrapper re-runs that one test in a child pytest under
 after ``ip link set lo up && ip link set lo multicast on``; the child sees
 :data:`ENV` set and runs the real body there, where the only interface is
 ``lo`` and zeroconf binds to 127.0.0.1. The outer test passes when the
-inner one did, and shows its output when not. The first namespaced test of a
-session runs every selected namespaced test in one child (one start-up, one
-namespace; each body still cleans up after itself), and the others then
-report their own outcome from it. Without ``unshare`` (or
+inner one did, and shows its output when not. Every selected namespaced test
+of a session runs in one child (one start-up, one namespace; each body still
+cleans up after itself), started in the background as soon as the session is
+collected (:func:`start_batch`, from ``tests/conftest.py``): the child spends
+most of its two minutes waiting on subprocesses, timeouts and zeroconf, so it
+runs while the rest of the suite does. The namespaced tests themselves are moved
+to the end of the session (:func:`run_last`); each waits for the child and
+reports its own outcome from it. Without ``unshare`` (or
 without permission to use it) the test is skipped, saying why.
 
 Helpers for the bodies: :func:`poissonnier` starts the real command line in
@@ -20,14 +24,17 @@ a subprocess (inside the same namespace), :func:`wait_for` polls.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -99,34 +106,92 @@ def _node(test: Callable[..., Any]) -> str:
     return f"{Path(test.__code__.co_filename).relative_to(ROOT)}::{test.__name__}"
 
 
-async def _run_batch(nodes: list[str]) -> None:
-    """Run ``nodes`` in one child pytest inside one fresh namespace; note each outcome.
-
-    One child for every namespaced test selected in this session: a pytest
-    start-up costs about two seconds, which would otherwise be paid per test.
-    """
-    script = (
-        'ip link set lo up && ip link set lo multicast on && exec "$0" -m pytest '
-        '-q -s -rA -p no:cacheprovider "$@"'
+def _is_namespaced(item: pytest.Item) -> bool:
+    return isinstance(item, pytest.Function) and getattr(
+        inspect.unwrap(item.function), "in_netns", False
     )
-    env = {**os.environ, ENV: "1", "PYTHONUNBUFFERED": "1"}
-    proc = await asyncio.create_subprocess_exec(
-        *_unshare(), "sh", "-c", script, sys.executable, *nodes,
-        cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
-    limit = INNER_TIMEOUT * len(nodes)
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), limit)
-    except TimeoutError:
-        proc.kill()
-        out, _ = await proc.communicate()
-        out += f"\n(killed after {limit:g} s)".encode()
-    text = out.decode(errors="replace")
-    _BATCH_OUTPUT.append(text)
-    for node in nodes:
-        outcome = re.search(rf"^(PASSED|FAILED|ERROR|SKIPPED)\S* {re.escape(node)}\b", text, re.M)
-        _BATCH[node] = outcome.group(1) if outcome else "MISSING"
+
+
+def run_last(items: list[pytest.Item]) -> None:
+    """Move the namespaced tests to the end, in their order: by the time they are reached,
+    the child :func:`start_batch` began has run them alongside the others."""
+    items.sort(key=_is_namespaced)  # stable: False (the others) first
+
+
+class _Child:
+    """The child pytest running a batch in its namespace, started in the background."""
+
+    def __init__(self, nodes: list[str]) -> None:
+        script = (
+            'ip link set lo up && ip link set lo multicast on && exec "$0" -m pytest '
+            '-q -s -rA -p no:cacheprovider "$@"'
+        )
+        env = {**os.environ, ENV: "1", "PYTHONUNBUFFERED": "1"}
+        self.nodes = nodes
+        self.output = tempfile.TemporaryFile()  # noqa: SIM115  # read and closed in finish()
+        self.limit = INNER_TIMEOUT * len(nodes)
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [*_unshare(), "sh", "-c", script, sys.executable, *nodes],
+            cwd=ROOT, env=env, stdout=self.output, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own group: stopped with what it started
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        """SIGKILL the child and whatever it started; reap it."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    async def finish(self) -> None:
+        """Wait for the child (killing it past its time limit); note each test's outcome."""
+        while self.proc.poll() is None and time.monotonic() - self.started < self.limit:
+            await asyncio.sleep(0.1)
+        killed = self.proc.poll() is None
+        self.stop()
+        self.output.seek(0)
+        text = self.output.read().decode(errors="replace")
+        self.output.close()
+        if killed:
+            text += f"\n(killed after {self.limit:g} s)"
+        _BATCH_OUTPUT.append(text)
+        for node in self.nodes:
+            outcome = re.search(
+                rf"^(PASSED|FAILED|ERROR|SKIPPED)\S* {re.escape(node)}\b", text, re.M
+            )
+            _BATCH[node] = outcome.group(1) if outcome else "MISSING"
+
+
+_CHILD: list[_Child] = []
+"""The batch started in the background, while it has not been waited for."""
+
+
+def start_batch(items: list[pytest.Item]) -> None:
+    """Start running every namespaced test among ``items`` in one child pytest inside one
+    fresh namespace, in the background.
+
+    One child for all of them: a pytest start-up costs about two seconds, which would
+    otherwise be paid per test. Nothing is started inside the namespace itself, nor
+    when a namespace cannot be made (the tests then skip, saying why).
+    """
+    nodes = [item.nodeid for item in items if _is_namespaced(item)]
+    if not nodes or inside() or unavailable() is not None:
+        return
+    _CHILD.append(_Child(nodes))
+
+
+def stop_batch() -> None:
+    """Stop a background batch no test waited for (the session ended early)."""
+    while _CHILD:
+        child = _CHILD.pop()
+        child.stop()
+        child.output.close()
+
+
+async def _run_batch(nodes: list[str]) -> None:
+    """Run ``nodes`` in one child now (a namespaced test the background batch left out)."""
+    await _Child(nodes).finish()
 
 
 def in_netns(test: F) -> F:
@@ -148,13 +213,10 @@ def in_netns(test: F) -> F:
             pytest.skip(f"multicast tests run only in a private network namespace: {reason}")
         ran_here = node not in _BATCH
         if ran_here:
-            selected = [
-                item.nodeid
-                for item in request.session.items
-                if isinstance(item, pytest.Function)
-                and getattr(inspect.unwrap(item.function), "in_netns", False)
-            ]
-            await _run_batch([n for n in selected if n not in _BATCH] or [node])
+            if _CHILD and node in _CHILD[-1].nodes:
+                await _CHILD.pop().finish()
+            else:
+                await _run_batch([node])
         text = _BATCH_OUTPUT[-1] if _BATCH_OUTPUT else ""
         measures = "\n".join(line for line in text.splitlines() if line.startswith("MEASURE"))
         if ran_here:

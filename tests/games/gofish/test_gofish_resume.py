@@ -39,7 +39,9 @@ async def test_a_go_fish_table_resumes_from_its_log() -> None:
     (path,) = sorted(games_dir().glob("*.plog"))
     plan = plan_resume(path, confirm=yes)
     assert plan.header.game == "gofish" and plan.header.options == {"variant": "card"}
-    again = resumed_settings(plan, TableSettings(name="Other", port=0), name_given=False)
+    again = resumed_settings(
+        plan, TableSettings(name="Other", port=0, bot_delay=0), name_given=False
+    )
     assert (again.game, again.seats, again.bots, again.seed) == ("gofish", 3, 2, 8)
     resumed = await open_table(again, resume=plan, advertise=False)
     try:

@@ -9,6 +9,7 @@ line the live log wrote when the event was new.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Sequence
 
@@ -48,6 +49,13 @@ def _dealing_game(seed: int) -> list[GameState]:
     return states
 
 
+@functools.cache
+def _plain(text: str) -> str:
+    """``text``'s markup read as the screen reads it, as plain text (a pure function: the
+    same line is written from many views, so each distinct one is parsed once)."""
+    return Content.from_markup(text).plain
+
+
 def _lines(state: GameState, seat: int | None) -> dict[int, str]:
     """Log position -> plain line, written from the view ``seat`` gets of ``state``."""
     view = view_for(state, seat)
@@ -57,7 +65,7 @@ def _lines(state: GameState, seat: int | None) -> dict[int, str]:
     for i, event in enumerate(view["log"]):
         text = event_text(snap, event)
         if text is not None:
-            out[first + i] = Content.from_markup(text).plain
+            out[first + i] = _plain(text)
     return out
 
 
