@@ -141,7 +141,14 @@ def _serve_action(state: GameState) -> Serve | None:
     by_code: dict[str, list[str]] = {}
     for f in state.bought + [f for c in s.crates for f in c.fish]:
         by_code.setdefault(f[0], []).append(f)
-    stock = Stock.of([f for fs in by_code.values() for f in fs], s.hand)
+    # Stock.of, from the fish already sorted by freshness.
+    counts = [len(by_code.get(code, ())) for code in CODES]
+    kinds = [c[0] for c in s.hand]
+    stock = Stock(
+        (counts[0], counts[1], counts[2], counts[3], counts[4]),
+        kinds.count(cards.GLACON),
+        kinds.count(cards.ARRIVAGE),
+    )
     value = points_of(WEIGHTS[state.players])
     best: tuple[float, float, str] | None = None
     best_plan_ = None
