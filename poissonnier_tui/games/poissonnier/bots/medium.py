@@ -135,8 +135,14 @@ def deal_limit(
 
 
 @lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def points_of(weights: tuple[float, float, float]) -> Callable[[str], float]:
-    """``client id → points`` for ``(coin, client, stamp)`` weights (RULES.md §8 tallies)."""
+    """``client id → points`` for ``(coin, client, stamp)`` weights (RULES.md §8 tallies).
+
+    The same function for the same weights (cached): the planning caches
+    (``planning.rollout``, ``choose_layout``) are keyed by it, so a new one per
+    decision or per playout would never find what an earlier one worked out.
+    """
     w_coin, w_client, w_stamp = weights
 
     @lru_cache(maxsize=64)

@@ -145,7 +145,7 @@ _CAPS: Final = {
 }
 
 
-class _Choice(NamedTuple):
+class Choice(NamedTuple):
     """A client's cheapest plan from a stock with what it costs and spends, worked out
     once (cached) so that a rollout neither costs nor applies the plan again.
 
@@ -163,14 +163,14 @@ class _Choice(NamedTuple):
     arrivages: int
 
 
-def _choice(plan: ServePlan) -> _Choice:
-    """``plan`` with its cost and spend (see :class:`_Choice`)."""
+def _choice(plan: ServePlan) -> Choice:
+    """``plan`` with its cost and spend (see :class:`Choice`)."""
     spent = [0, 0, 0, 0, 0]
     for code, n in plan.fish_needed().items():
         spent[_INDEX[code]] += n
     glacons, arrivages = plan_specials(plan)
     fish = (spent[0], spent[1], spent[2], spent[3], spent[4])
-    return _Choice(plan, plan_cost(plan), fish, glacons, arrivages)
+    return Choice(plan, plan_cost(plan), fish, glacons, arrivages)
 
 
 def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
@@ -190,9 +190,15 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     return None if choice is None else choice.plan
 
 
+def best_choice(client_id: str, stock: Stock) -> Choice | None:
+    """:func:`best_plan` with its cost and spend (a :class:`Choice`), or ``None``."""
+    result: Choice | None = _cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
+    return result
+
+
 def _choice_from(
     client_id: str, fish: Sequence[int], glacons: int, arrivages: int
-) -> _Choice | None:
+) -> Choice | None:
     """:func:`best_plan` for a stock given as its parts (``fish`` counts in :data:`CODES`
     order and the special cards: no :class:`Stock` built for a stock tried only once),
     with the plan's cost and spend."""
@@ -234,7 +240,7 @@ same few clients of the same few stocks again and again."""
 @lru_cache(maxsize=1 << 14)
 def _best_regular_choice(
     client_id: str, t: int, f: int, m: int, d: int, glacons: int, arrivages: int
-) -> _Choice | None:
+) -> Choice | None:
     """:func:`best_plan` for a regular client and a capped stock (cached; no rotten
     fish, which no regular order uses)."""
     client = CLIENTS[client_id]
@@ -252,7 +258,7 @@ _CHEAPEST_FIRST: Final = ("P", "D", "M", "F", "T")
 @lru_cache(maxsize=1 << 12)
 def _undecided_choice(
     size: int, t: int, f: int, m: int, d: int, p: int, arrivages: int
-) -> _Choice | None:
+) -> Choice | None:
     """The cheapest plan for an undecided client (RULES.md §5, §6), built directly, for
     a stock capped at ``size`` of each (cached).
 
@@ -332,7 +338,7 @@ def _rollout(
     while q:
         # The best (value, -cost) of the servable clients in the window; the first on ties.
         best_cid = ""
-        best: _Choice | None = None
+        best: Choice | None = None
         best_value = best_cost = 0.0
         fish, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
         for cid in q[:window]:

@@ -29,9 +29,8 @@ from poissonnier_tui.games.poissonnier.bots.medium import CRATE_TURN_VALUE, WEIG
 from poissonnier_tui.games.poissonnier.bots.planning import (
     CODES,
     Stock,
-    best_plan,
+    best_choice,
     choose_layout,
-    plan_cost,
     queue_after_call,
 )
 from poissonnier_tui.games.poissonnier.rules import cards
@@ -97,10 +96,11 @@ def play_fill(state: GameState, seat: int, *, buy: bool = True) -> None:
     s = state.seats[seat]
     assert s.draft_hand is not None and s.draft_crates is not None
     active = seat == state.active
-    queue = tuple(queue_after_call(state.queue))
-    kinds = [c[0] for c in s.draft_hand]
-    glacons, arrivages = kinds.count(cards.GLACON), kinds.count(cards.ARRIVAGE)
-    pool = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
+    if active:  # what the layout depends on; another seat lays out nothing (below)
+        queue = tuple(queue_after_call(state.queue))
+        kinds = [c[0] for c in s.draft_hand]
+        glacons, arrivages = kinds.count(cards.GLACON), kinds.count(cards.ARRIVAGE)
+        pool = _pool(s.draft_hand, [c.fish for c in s.draft_crates])
     owned = len(s.crates)
     if buy and owned < cards.MAX_CRATES and state.fish_deck:
         price = cards.crate_price(owned)
@@ -141,18 +141,25 @@ def _serve_action(state: GameState) -> Serve | None:
     by_code: dict[str, list[str]] = {}
     for f in state.bought + [f for c in s.crates for f in c.fish]:
         by_code.setdefault(f[0], []).append(f)
-    stock = Stock.of([f for fs in by_code.values() for f in fs], s.hand)
+    # Stock.of, from the fish already sorted by freshness.
+    counts = [len(by_code.get(code, ())) for code in CODES]
+    kinds = [c[0] for c in s.hand]
+    stock = Stock(
+        (counts[0], counts[1], counts[2], counts[3], counts[4]),
+        kinds.count(cards.GLACON),
+        kinds.count(cards.ARRIVAGE),
+    )
     value = points_of(WEIGHTS[state.players])
     best: tuple[float, float, str] | None = None
     best_plan_ = None
     for cid in state.queue[: cards.SERVABLE]:
-        plan = best_plan(cid, stock)
-        if plan is None:
+        choice = best_choice(cid, stock)
+        if choice is None:
             continue
-        key = (value(cid), -plan_cost(plan))
+        key = (value(cid), -choice.cost)
         if best is None or key > best[:2]:
             best = (key[0], key[1], cid)
-            best_plan_ = plan
+            best_plan_ = choice.plan
     if best is None or best_plan_ is None:
         return None
     taken: dict[str, int] = {}
