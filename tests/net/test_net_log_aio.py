@@ -544,7 +544,7 @@ async def test_no_room_is_made_over_a_write_that_grows_the_file(
         os.eventfd_read(channel._done_fd)
 
         async def later() -> None:
-            await asyncio.to_thread(zeroed.wait, 2)
+            await asyncio.to_thread(zeroed.wait, 0.5)  # a room thread started now zeroes at once
             real_reap(channel)
 
         task = asyncio.ensure_future(later())
