@@ -138,17 +138,15 @@ def _serve_action(state: GameState) -> Serve | None:
     """The best-value serve for the active seat now, cheapest plan first (§3.4, §6)."""
     seat = state.active
     s = state.seats[seat]
-    by_code: dict[str, list[str]] = {}
-    for f in state.bought + [f for c in s.crates for f in c.fish]:
-        by_code.setdefault(f[0], []).append(f)
-    # Stock.of, from the fish already sorted by freshness.
-    counts = [len(by_code.get(code, ())) for code in CODES]
+    held = state.bought + [f for c in s.crates for f in c.fish]
+    firsts = [f[0] for f in held]
     kinds = [c[0] for c in s.hand]
     stock = Stock(
-        (counts[0], counts[1], counts[2], counts[3], counts[4]),
+        (firsts.count("T"), firsts.count("F"), firsts.count("M"), firsts.count("D"),
+         firsts.count("P")),
         kinds.count(cards.GLACON),
         kinds.count(cards.ARRIVAGE),
-    )
+    )  # fmt: skip
     value = points_of(WEIGHTS[state.players])
     best: tuple[float, float, str] | None = None
     best_plan_ = None
@@ -162,6 +160,9 @@ def _serve_action(state: GameState) -> Serve | None:
             best_plan_ = choice.plan
     if best is None or best_plan_ is None:
         return None
+    by_code: dict[str, list[str]] = {}  # the fish held by freshness, bought ones first
+    for f in held:
+        by_code.setdefault(f[0], []).append(f)
     taken: dict[str, int] = {}
     fish: list[str] = []
     glacons: list[str] = []
