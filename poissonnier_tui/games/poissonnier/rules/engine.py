@@ -62,7 +62,7 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 )
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
-from poissonnier_tui.games.poissonnier.rules.orders import check_order, serve_plans
+from poissonnier_tui.games.poissonnier.rules.orders import check_order, plan_caps, serve_plans
 from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
 from poissonnier_tui.games.poissonnier.rules.state import (
     Crate,
@@ -1020,30 +1020,96 @@ def _serve_options(
     servable: tuple[str, ...], fish: tuple[str, ...], glacons: int, arrivages: int
 ) -> tuple[Serve, ...]:
     """:func:`_serve_actions` for the servable clients, the usable fish in order and the
-    specials held: a pure function, cached (a seat is asked again and again between changes)."""
-    by_code: dict[str, list[str]] = {}
-    for f in fish:
-        by_code.setdefault(f[0], []).append(f)
-    counts = {k: len(v) for k, v in by_code.items()}
-    items = len(fish) + arrivages  # each fish or arrivage fills one place of an order (§6)
+    specials held: a pure function, cached (a seat is asked again and again between changes).
+
+    Each plan of :func:`orders.serve_plans` takes the first fish of each freshness in
+    ``fish`` order, so the plans, as slices of those runs (:func:`_recipes`), are
+    cached by fish counts alone; only the cards are picked here.
+    """
+    firsts = "".join([f[0] for f in fish])
+    n_t, n_f, n_m, n_d, n_p = (
+        firsts.count("T"),
+        firsts.count("F"),
+        firsts.count("M"),
+        firsts.count("D"),
+        firsts.count("P"),
+    )
+    by_code: dict[str, list[str]] | None = None
     out = []
     for client_id in dict.fromkeys(servable):
-        client = CLIENTS[client_id]
-        if client.size > items:  # fewer cards than the order has places: no plan
+        caps = _CLIENT_CAPS.get(client_id)
+        if caps is None:  # an inspector: never served
             continue
-        for plan in serve_plans(client, counts, glacons, arrivages):
-            taken: dict[str, int] = {}
+        t, f, m, d, p, g, a = caps
+        recipes = _recipes(
+            client_id,
+            n_t if n_t < t else t,
+            n_f if n_f < f else f,
+            n_m if n_m < m else m,
+            n_d if n_d < d else d,
+            n_p if n_p < p else p,
+            glacons if glacons < g else g,
+            arrivages if arrivages < a else a,
+        )
+        if not recipes:
+            continue
+        if by_code is None:
+            by_code = {}
+            for fish_id in fish:
+                by_code.setdefault(fish_id[0], []).append(fish_id)
+        for raw, iced, plan_arrivages in recipes:
             chosen: list[str] = []
+            for code, start, stop in raw:
+                chosen += by_code[code][start:stop]
             iced_fish: list[str] = []
-            for code, n in plan.raw:
-                chosen += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
-                taken[code] = taken.get(code, 0) + n
-            for code, n in plan.iced:
-                iced = by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
-                taken[code] = taken.get(code, 0) + n
-                chosen += iced
-                iced_fish += iced
-            out.append(Serve(client_id, tuple(chosen), tuple(iced_fish), plan.arrivages))
+            for code, start, stop in iced:
+                iced_fish += by_code[code][start:stop]
+            out.append(Serve(client_id, (*chosen, *iced_fish), tuple(iced_fish), plan_arrivages))
+    return tuple(out)
+
+
+_CLIENT_CAPS: Final = {
+    client_id: plan_caps(c.order, c.size, c.kind is ClientKind.UNDECIDED)
+    for client_id, c in CLIENTS.items()
+    if c.kind is not ClientKind.INSPECTOR
+}
+"""Client id -> :func:`orders.plan_caps` of each client that can be served."""
+
+_Slices = tuple[tuple[str, int, int], ...]
+"""``(freshness code, start, stop)``: fish ``start:stop`` of that freshness, in order."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _recipes(
+    client_id: str, t: int, f: int, m: int, d: int, p: int, glacons: int, arrivages: int
+) -> tuple[tuple[_Slices, _Slices, tuple[str, ...]], ...]:
+    """The plans of :func:`orders.serve_plans` for one client, as slices of the runs of
+    fish of each freshness: ``(raw slices, iced slices, arrivages)`` per plan, in order.
+
+    ``t`` .. ``p`` are the usable fish of each freshness, and all the resources no more
+    than :func:`orders.plan_caps` (more would change no plan: the cache stays small). A
+    plan's raw fish come first in each run, then its iced ones, so the cards picked are
+    those :func:`_serve_options` always picked. Empty when the client has more places
+    than there are fish and arrivages (§6: no plan).
+    """
+    client = CLIENTS[client_id]
+    if client.size > t + f + m + d + p + arrivages:  # fewer cards than the order has places
+        return ()
+    have = {"T": t, "F": f, "M": m, "D": d, "P": p}
+    out = []
+    for plan in serve_plans(client, have, glacons, arrivages):
+        taken: dict[str, int] = {}
+        raw = []
+        for code, n in plan.raw:
+            start = taken.get(code, 0)
+            raw.append((code, start, start + n))
+            taken[code] = start + n
+        iced = []
+        for code, n in plan.iced:
+            start = taken.get(code, 0)
+            iced.append((code, start, start + n))
+            taken[code] = start + n
+        out.append((tuple(raw), tuple(iced), plan.arrivages))
     return tuple(out)
 
 
