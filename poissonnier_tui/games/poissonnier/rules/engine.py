@@ -90,6 +90,19 @@ __all__ = [
 ]
 
 
+_FILL: Final = Phase.FILL
+_SERVE: Final = Phase.SERVE
+_OVER: Final = Phase.OVER
+"""The phases as module constants: ``Phase.FILL`` looks the member up on the enum's class
+at each use (≈ 70 ns on Python 3.11), a module global ≈ 10 ns, and these tests run at
+every decision."""
+
+_INSPECTORS: Final = frozenset(
+    client_id for client_id, c in CLIENTS.items() if c.kind is ClientKind.INSPECTOR
+)
+"""The inspector cards' ids (RULES.md §5): :func:`cards.is_inspector` without its lookups."""
+
+
 # --------------------------------------------------------------------------- setup
 
 
@@ -143,7 +156,7 @@ def new_game(
     # §2.4: reveal 4 clients; an inspector here is discarded and replaced, no fine.
     while len(state.queue) < cards.QUEUE_START and _can_draw_client(state):
         client = _draw_client(state)
-        if cards.is_inspector(client):
+        if client in _INSPECTORS:
             state.client_discard.append(client)
             _log(state, {"t": "inspector_setup", "client": client})
         else:
@@ -193,7 +206,7 @@ def _start_turn(state: GameState) -> None:
         drawn.append([seat, got])
     _log(state, {"t": "draw", "counts": drawn})
     _note_deck_empty(state)
-    state.phase = Phase.FILL
+    state.phase = _FILL
     for s in state.seats:
         s.ready = False
         s.fill_moves = 0
@@ -215,14 +228,17 @@ def _end_fill(state: GameState) -> None:
         s.draft_hand = s.draft_crates = None
     _log(state, {"t": "reveal", "crates": [[codes(c.fish) for c in s.crates] for s in state.seats]})
     _call_clients(state)
-    state.phase = Phase.SERVE
+    state.phase = _SERVE
 
 
 def _can_draw_client(state: GameState) -> bool:
     """Some non-inspector client is left in the deck or its discard pile."""
-    return any(not cards.is_inspector(c) for c in state.client_deck) or any(
-        not cards.is_inspector(c) for c in state.client_discard
-    )
+    inspectors = _INSPECTORS
+    for pile in (state.client_deck, state.client_discard):
+        for c in pile:
+            if c not in inspectors:
+                return True
+    return False
 
 
 def _draw_client(state: GameState) -> str:
@@ -241,7 +257,7 @@ def _call_clients(state: GameState) -> None:
         _log(state, {"t": "drop", "client": dropped})
     while len(state.queue) < cards.QUEUE_MAX and _can_draw_client(state):
         client = _draw_client(state)
-        if cards.is_inspector(client):
+        if client in _INSPECTORS:
             _inspect(state, client)
             state.client_discard.append(client)
         else:
@@ -284,7 +300,7 @@ def _end_turn(state: GameState) -> None:
 
 def _finish(state: GameState) -> None:
     """§8: the game is over; decide the winner."""
-    state.phase = Phase.OVER
+    state.phase = _OVER
     scores = [Score(i, s.coins, len(s.clients), s.stamps) for i, s in enumerate(state.seats)]
     state.result = decide_winner(scores)
     state.result["seed"] = state.seed
@@ -302,17 +318,30 @@ def waiting_on(state: GameState) -> frozenset[int]:
     seat that must answer a proposal made to it. Over: nobody.
     """
     phase = state.phase
-    if phase is Phase.FILL:
-        return frozenset([i for i, s in enumerate(state.seats) if not s.ready])
-    if phase is Phase.SERVE:
+    if phase is _FILL:
+        mask = 0
+        bit = 1
+        for s in state.seats:
+            if not s.ready:
+                mask |= bit
+            bit <<= 1
+        return _SEAT_SETS[mask]
+    if phase is _SERVE:
         active = state.active
-        if not state.proposals:
-            return frozenset((active,))
-        # answerer(p, active), inlined: the seller answers unless it proposed.
-        return frozenset(
-            [active, *[active if p.proposer == p.seller else p.seller for p in state.proposals]]
-        )
-    return frozenset()
+        mask = 1 << active
+        for p in state.proposals:
+            # answerer(p, active), inlined: the seller answers unless it proposed.
+            mask |= 1 << (active if p.proposer == p.seller else p.seller)
+        return _SEAT_SETS[mask]
+    return _SEAT_SETS[0]
+
+
+_SEAT_SETS: Final = tuple(
+    frozenset(i for i in range(cards.MAX_PLAYERS) if mask >> i & 1)
+    for mask in range(1 << cards.MAX_PLAYERS)
+)
+"""Bit mask of seats (bit ``i`` for seat ``i``) -> those seats: :func:`waiting_on` hands
+out these shared sets (frozen, so no caller can change one) instead of building one."""
 
 
 def volunteers(state: GameState) -> frozenset[int]:
@@ -325,7 +354,7 @@ def volunteers(state: GameState) -> frozenset[int]:
     nobody (every seat still filling is waited on; a ready seat could only
     unready or buy a crate, §7, which a table need not prompt).
     """
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         return frozenset()
     return frozenset(range(state.players)) - waiting_on(state)
 
@@ -377,7 +406,7 @@ def apply(state: GameState, seat: int, action: Action) -> None:
     """
     if not 0 <= seat < state.players:
         raise IllegalAction("bad_seat", "§3", "there is no seat {seat}", {"seat": seat})
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise IllegalAction("game_over", "§8", "the game is over")
     kind = type(action)
     _HANDLERS[kind](state, seat, action)
@@ -386,7 +415,7 @@ def apply(state: GameState, seat: int, action: Action) -> None:
 
 
 def _fill_seat(state: GameState, seat: int) -> SeatState:
-    if state.phase is not Phase.FILL:
+    if state.phase is not _FILL:
         raise IllegalAction("not_fill", "§3.2", "crates can be filled only in the fill step")
     s = state.seats[seat]
     if s.ready:
@@ -463,7 +492,7 @@ def _ready(state: GameState, seat: int, action: Ready) -> None:
 
 
 def _unready(state: GameState, seat: int, action: Unready) -> None:
-    if state.phase is not Phase.FILL:
+    if state.phase is not _FILL:
         raise IllegalAction("not_fill", "§3.2", "the fill step is over", key="fill_over")
     s = state.seats[seat]
     if not s.ready:
@@ -502,7 +531,7 @@ def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
 
 def _serve_phase(state: GameState, seat: int, what: str) -> None:
     """Refuse ``what`` (``"serve"`` or ``"end the turn"``) outside the active player's serve."""
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         raise IllegalAction(
             "not_serve",
             "§3.4",
@@ -606,7 +635,7 @@ def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
 
 
 def _propose(state: GameState, seat: int, action: Propose) -> None:
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         raise IllegalAction(
             "not_serve",
             "§4",
@@ -895,7 +924,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     Returns:
         Actions; empty when the seat has nothing to decide (e.g. game over).
     """
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return []
     out: list[Action] = []
     s = state.seats[seat]
@@ -905,7 +934,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         and s.coins >= cards.crate_price(len(s.crates))
     ):
         out.append(_BUY_CRATE)
-    if state.phase is Phase.FILL:
+    if state.phase is _FILL:
         if s.ready:
             out.append(_UNREADY)
             return out
