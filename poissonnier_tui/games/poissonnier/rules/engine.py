@@ -924,17 +924,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     Returns:
         Actions; empty when the seat has nothing to decide (e.g. game over).
     """
-    if state.phase is _OVER:
+    phase = state.phase
+    if phase is _OVER:
         return []
-    out: list[Action] = []
     s = state.seats[seat]
-    if (
-        len(s.crates) < cards.MAX_CRATES
-        and state.fish_deck
-        and s.coins >= cards.crate_price(len(s.crates))
-    ):
-        out.append(_BUY_CRATE)
-    if state.phase is _FILL:
+    owned = len(s.crates)
+    out: list[Action] = (
+        [_BUY_CRATE]
+        if owned < cards.MAX_CRATES and state.fish_deck and s.coins >= _CRATE_PRICES[owned]
+        else []
+    )
+    if phase is _FILL:
         if s.ready:
             out.append(_UNREADY)
             return out
@@ -945,17 +945,22 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
             code = card[0]
-            if code not in first_of and code not in cards.SPECIAL_KINDS:
+            if code not in first_of:
                 first_of[code] = card
-        firsts = tuple(first_of.values())
+        first_of.pop(cards.GLACON, None)  # special cards never go in a crate (§1)
+        first_of.pop(cards.ARRIVAGE, None)
+        rows: list[tuple[Place, ...]] | None = None  # the first fish's places, by crate
         for i, crate in enumerate(s.draft_crates):
-            if crate.fish:
-                out.append(_take_back_action(i))
-                same = first_of.get(crate.fish[0][0])
+            fish = crate.fish
+            if fish:
+                out.append(_TAKE_BACKS[i])
+                same = first_of.get(fish[0][0])
                 if same is not None:
-                    out.append(_place_action(same, i))
-            elif firsts:
-                out += [_place_action(card, i) for card in firsts]
+                    out.append(_PLACES[same][i])
+            elif first_of:
+                if rows is None:
+                    rows = [_PLACES[card] for card in first_of.values()]
+                out += [row[i] for row in rows]
         return out
     # Serve phase.
     active = state.active
@@ -968,12 +973,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             out.append(_withdraw_action(p.id))
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
-        buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
-        out += _proposals(seat, tuple([len(c.fish) for c in s.crates]), buyer_cap)
+        buyer_coins = state.seats[active].coins
+        out += _proposals(
+            seat,
+            tuple([len(c.fish) for c in s.crates]),
+            buyer_coins if buyer_coins < ENUMERATED_MAX_PRICE else ENUMERATED_MAX_PRICE,
+        )
         return out
     out.append(_END_TURN)
     out += _serve_actions(state, seat)
-    price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
+    coins = s.coins
+    price_cap = coins if coins < ENUMERATED_MAX_PRICE else ENUMERATED_MAX_PRICE
     for other, o in enumerate(state.seats):
         if other != active:
             out += _proposals(other, tuple([len(c.fish) for c in o.crates]), price_cap)
@@ -988,14 +998,25 @@ _UNREADY: Final = Unready()
 _END_TURN: Final = EndTurn()
 
 
-@lru_cache(maxsize=1 << 10)
-def _place_action(card: str, crate: int) -> Place:
-    return Place((card,), crate)
+_CRATE_PRICES: Final = tuple(cards.crate_price(owned) for owned in range(cards.MAX_CRATES))
+"""Owned crates -> the next one's price (R11), for every count that may still buy."""
+
+_TAKE_BACKS: Final = tuple(TakeBack(crate) for crate in range(cards.MAX_CRATES))
+"""Crate index -> its take-back (R12: at most ``MAX_CRATES`` crates)."""
 
 
-@lru_cache(maxsize=64)
-def _take_back_action(crate: int) -> TakeBack:
-    return TakeBack(crate)
+class _PlaceRows(dict[str, tuple[Place, ...]]):
+    """Card id -> the one-card :class:`Place` of that card into each crate, by crate
+    index: made on first use, then found by one lookup (the fill step lists them for
+    every seat at every decision)."""
+
+    def __missing__(self, card: str) -> tuple[Place, ...]:
+        row = tuple(Place((card,), crate) for crate in range(cards.MAX_CRATES))
+        self[card] = row
+        return row
+
+
+_PLACES: Final = _PlaceRows()
 
 
 @lru_cache(maxsize=1 << 10)
