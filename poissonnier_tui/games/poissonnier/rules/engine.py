@@ -410,7 +410,7 @@ def apply(state: GameState, seat: int, action: Action) -> None:
         raise IllegalAction("game_over", "§8", "the game is over")
     kind = type(action)
     _HANDLERS[kind](state, seat, action)
-    if kind not in _MOVE_NOTHING:
+    if state.proposals and kind not in _MOVE_NOTHING:
         _lapse_proposals(state)
 
 
@@ -448,25 +448,29 @@ def _rearranging(state: GameState, seat: int) -> SeatState:
 
 def _place(state: GameState, seat: int, action: Place) -> None:
     s = _rearranging(state, seat)
-    assert s.draft_hand is not None and s.draft_crates is not None
+    hand = s.draft_hand
+    assert hand is not None and s.draft_crates is not None
     crate = _crate_index(s.draft_crates, action.crate)
-    if not action.cards:
+    placed = action.cards
+    if not placed:
         raise IllegalAction("bad_place", "§3.2", "choose at least one fish to place")
-    if len(set(action.cards)) != len(action.cards):
+    if len(placed) > 1 and len(set(placed)) != len(placed):
         raise IllegalAction("bad_place", "§3.2", "a card is named twice", key="card_twice")
-    for card in action.cards:
-        if card not in s.draft_hand:
+    for card in placed:
+        if card not in hand:
             raise IllegalAction("not_in_hand", "§3.2", "{card} is not in your hand", {"card": card})
-        if cards.is_special(card):
+        if card[0] in cards.SPECIAL_KINDS:
             raise IllegalAction(
                 "special_in_crate", "§1", "special cards stay in the hand; they never go in a crate"
             )
-    kinds = {c[0] for c in action.cards} | {f[0] for f in crate.fish}
-    if len(kinds) > 1:
-        raise IllegalAction("mixed_crate", "§3.2", "a crate holds fish of one freshness only")
-    for card in action.cards:
-        s.draft_hand.remove(card)
-        crate.fish.append(card)
+    code = placed[0][0]
+    fish = crate.fish
+    for card in (*placed, *fish):
+        if card[0] != code:
+            raise IllegalAction("mixed_crate", "§3.2", "a crate holds fish of one freshness only")
+    for card in placed:
+        hand.remove(card)
+        fish.append(card)
     s.fill_moves += 1
 
 
@@ -619,6 +623,8 @@ def _serve(state: GameState, seat: int, action: Serve) -> None:
 
 def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
     """Remove that many specials from ``hand`` (caller checked they exist)."""
+    if not glacons and not arrivages:
+        return []
     taken = []
     for kind, n in ((cards.GLACON, glacons), (cards.ARRIVAGE, arrivages)):
         for card in [c for c in hand if c[0] == kind][:n]:
@@ -655,19 +661,21 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         raise IllegalAction(
             "bad_seller", "§4", "the seller must be another player than the active one"
         )
-    if not action.fish and not action.seller_glacons and not action.seller_arrivages:
+    sold = action.fish
+    if not sold and not action.seller_glacons and not action.seller_arrivages:
         raise IllegalAction("empty_deal", "§4", "a deal gives the buyer at least one fish or card")
-    crates = state.seats[seller].crates
-    if len(action.fish) > 1 and len({k for k, _ in action.fish}) != len(action.fish):
+    seats = state.seats
+    crates = seats[seller].crates
+    if len(sold) > 1 and len({k for k, _ in sold}) != len(sold):
         raise IllegalAction("bad_deal", "§4", "a crate is named twice")
-    for k, n in action.fish:
+    for k, n in sold:
         if not 0 <= k < len(crates) or not 1 <= n <= len(crates[k].fish):
             raise IllegalAction(
                 "fish_not_in_crate",
                 "§4",
                 "the seller's crate does not hold that many fish; only crate fish are sold",
             )
-    buyer = state.seats[active]
+    buyer = seats[active]
     if action.coins > buyer.coins:
         raise IllegalAction(
             "no_coins",
@@ -676,13 +684,12 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
             {"coins": buyer.coins},
             key="buyer_coins",
         )
-    own_hand = state.seats[seat].hand
     own_g, own_a = (
         (action.seller_glacons, action.seller_arrivages)
         if seat == seller
         else (action.buyer_glacons, action.buyer_arrivages)
     )
-    if not _has_specials(own_hand, own_g, own_a):
+    if (own_g or own_a) and not _has_specials(seats[seat].hand, own_g, own_a):
         raise IllegalAction(
             "no_special", "§4", "you do not hold the special cards you offer", key="offer_specials"
         )
@@ -695,7 +702,7 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         state.next_proposal,
         seat,
         seller,
-        [(k, n, crates[k].fish[0][0]) for k, n in action.fish],
+        [(k, n, crates[k].fish[0][0]) for k, n in sold],
         action.seller_glacons,
         action.seller_arrivages,
         action.coins,
