@@ -176,6 +176,13 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
+    if type(fish) is list and fish:  # a crate's fish: one freshness, no join nor sort
+        code: str = fish[0][0]
+        for f in fish:
+            if f[0] != code:
+                break
+        else:
+            return code * len(fish)
     firsts = "".join([f[0] for f in fish])
     if len(firsts) > 1 and firsts.count(firsts[0]) != len(firsts):  # one crate: one code, no sort
         return "".join(sorted(firsts, key=_CODE_ORDER.__getitem__))

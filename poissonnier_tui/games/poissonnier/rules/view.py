@@ -165,20 +165,31 @@ def _proposal_rows(
 ) -> tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]:
     """:attr:`_Public.proposals` for ``state``: taken over from ``before`` (the same
     state's previous revision) when the open proposals are the same objects and the
-    same seat is active (proposals are never changed once made, RULES.md §4)."""
+    same seat is active (proposals are never changed once made, RULES.md §4); when some
+    are, only the others' rows are made (a proposal opened, or some closed)."""
     proposals = state.proposals
-    if (
-        before is not None
-        and before.state is state
-        and before.head["active"] == state.active
-        and len(before.offers) == len(proposals)
-        and all(a is b for a, b in zip(before.offers, proposals, strict=True))
+    if not proposals:
+        return ()
+    active = state.active
+    if before is None or before.state is not state or before.head["active"] != active:
+        return tuple(
+            ({**proposal_wire(p), "answerer": answerer(p, active)}, tuple(p.fish))
+            for p in proposals
+        )
+    offers = before.offers
+    if len(offers) == len(proposals) and all(
+        a is b for a, b in zip(offers, proposals, strict=True)
     ):
         return before.proposals
-    return tuple(
-        ({**proposal_wire(p), "answerer": answerer(p, state.active)}, tuple(p.fish))
-        for p in proposals
-    )
+    # id -> row of the previous revision's proposals (alive in ``before``, so ids hold)
+    known = {id(p): row for p, row in zip(offers, before.proposals, strict=True)}
+    rows = []
+    for p in proposals:
+        row = known.get(id(p))
+        if row is None:
+            row = ({**proposal_wire(p), "answerer": answerer(p, active)}, tuple(p.fish))
+        rows.append(row)
+    return tuple(rows)
 
 
 def _public(state: GameState) -> _Public:
