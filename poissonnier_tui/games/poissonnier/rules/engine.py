@@ -704,7 +704,7 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         old = _find_proposal(state, action.counter)
         if old.seller != seller or answerer(old, active) != seat:
             raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
-        state.proposals.remove(old)
+        _close_proposal(state, old)
     p = Proposal(  # positional, in the field order: id, proposer, seller, fish, ...
         state.next_proposal,
         seat,
@@ -745,6 +745,17 @@ def proposal_wire(p: Proposal) -> dict[str, Any]:
     }
 
 
+def _close_proposal(state: GameState, p: Proposal) -> None:
+    """Remove the open proposal ``p`` (§4), found by identity: ``list.remove`` would
+    compare it field by field with every proposal before it (ids are unique, so the
+    same one goes)."""
+    proposals = state.proposals
+    for i, q in enumerate(proposals):
+        if q is p:
+            del proposals[i]
+            return
+
+
 def _find_proposal(state: GameState, pid: int) -> Proposal:
     for p in state.proposals:
         if p.id == pid:
@@ -780,7 +791,7 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
         else (buyer.hand, p.buyer_glacons, p.buyer_arrivages)
     )
     if not _has_specials(*theirs):
-        state.proposals.remove(p)  # §4: it can no longer be carried out
+        _close_proposal(state, p)  # §4: it can no longer be carried out
         _log(state, {"t": "lapse", "proposal": p.id})
         return
     # R8: both sides said yes; settle at once.
@@ -792,7 +803,7 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
     seller.coins += p.coins
     seller.hand.extend(_take_specials(buyer.hand, p.buyer_glacons, p.buyer_arrivages))
     buyer.hand.extend(_take_specials(seller.hand, p.seller_glacons, p.seller_arrivages))
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     _log(state, {"t": "deal", "seat": seat, "proposal": proposal_wire(p)})
 
 
@@ -806,7 +817,7 @@ def _decline(state: GameState, seat: int, action: Decline) -> None:
             key="decline_party",
         )
     _check_reason(p, seat, action)
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     event: Event = {"t": "decline", "seat": seat, "proposal": p.id}
     if action.reason is not None:  # absent otherwise: older logs read the same
         event.update(reason=action.reason, coins=p.coins)
@@ -866,7 +877,7 @@ def _withdraw(state: GameState, seat: int, action: Withdraw) -> None:
     p = _find_proposal(state, action.proposal)
     if seat != p.proposer:
         raise IllegalAction("not_proposer", "§4", "only the proposer can withdraw a proposal")
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     _log(state, {"t": "withdraw", "seat": seat, "proposal": p.id})
 
 
