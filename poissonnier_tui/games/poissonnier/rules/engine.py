@@ -218,7 +218,7 @@ def _start_turn(state: GameState) -> None:
         s.ready = False
         s.fill_moves = 0
         s.draft_hand = list(s.hand)
-        s.draft_crates = [c.copy() for c in s.crates]
+        s.draft_crates = [Crate(c.marker, list(c.fish)) for c in s.crates]  # Crate.copy
 
 
 def _note_deck_empty(state: GameState) -> None:
@@ -719,9 +719,14 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
     )
     state.next_proposal += 1
     state.proposals.append(p)
-    _log(
-        state,
-        {"t": "propose", "seat": seat, "proposal": proposal_wire(p), "counter": action.counter},
+    state.log.append(  # _log, inlined: "turn" last
+        {
+            "t": "propose",
+            "seat": seat,
+            "proposal": proposal_wire(p),
+            "counter": action.counter,
+            "turn": state.turn,
+        }
     )
 
 
@@ -1054,7 +1059,7 @@ def _withdraw_action(proposal: int) -> Withdraw:
     return Withdraw(proposal)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 14)
 def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Propose, ...]:
     """The sampled ``propose`` family of :func:`legal_actions` for one seller's crates.
 
