@@ -1144,8 +1144,22 @@ def _serve_options(
             iced_fish: list[str] = []
             for code, start, stop in iced:
                 iced_fish += by_code[code][start:stop]
-            out.append(Serve(client_id, (*chosen, *iced_fish), tuple(iced_fish), plan_arrivages))
+            key = (client_id, (*chosen, *iced_fish), tuple(iced_fish), plan_arrivages)
+            serve = _SERVES.get(key)
+            if serve is None:
+                if len(_SERVES) >= _SERVES_MAX:
+                    _SERVES.clear()
+                serve = _SERVES[key] = Serve(*key)
+            out.append(serve)
     return tuple(out)
+
+
+_SERVES: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], Serve] = {}
+"""(client, fish, glacons, arrivages) -> that :class:`Serve`: the same fish configuration
+comes back with other fish beside it (another key of :func:`_serve_options`), and a
+frozen dataclass costs more to make (≈ 1 µs) than to find."""
+_SERVES_MAX = 1 << 14
+"""Serve actions remembered at once; then the table starts over."""
 
 
 _CLIENT_CAPS: Final = {
