@@ -176,7 +176,7 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
-    if type(fish) is list and fish:  # a crate's fish: one freshness, no join nor sort
+    if isinstance(fish, list | tuple) and fish:  # a crate's fish: one code, no join nor sort
         code: str = fish[0][0]
         for f in fish:
             if f[0] != code:
