@@ -736,11 +736,12 @@ def proposal_wire(p: Proposal) -> dict[str, Any]:
     ``"fish"`` is a list of ``[crate index, count, freshness code]``;
     ``"counters"`` the id of the proposal it replaced as a counter-offer, or ``None``.
     """
+    fish = p.fish
     return {
         "id": p.id,
         "proposer": p.proposer,
         "seller": p.seller,
-        "fish": [[k, n, code] for k, n, code in p.fish],
+        "fish": [list(fish[0])] if len(fish) == 1 else [[k, n, code] for k, n, code in fish],
         "seller_glacons": p.seller_glacons,
         "seller_arrivages": p.seller_arrivages,
         "coins": p.coins,

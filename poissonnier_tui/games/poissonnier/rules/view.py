@@ -112,7 +112,10 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             {**row, "clients": list(clients), "crates": list(crates)}
             for row, clients, crates in public.seats
         ],
-        "proposals": [{**p, "fish": [list(f) for f in fish]} for p, fish in public.proposals],
+        "proposals": [
+            {**p, "fish": [list(fish[0])] if len(fish) == 1 else [list(f) for f in fish]}
+            for p, fish in public.proposals
+        ],
         "waiting_on": list(public.waiting_on),
         "log": list(public.log),
         "log_size": public.log_size,
