@@ -1084,29 +1084,29 @@ def _propose_action(seller: int, crate: int, count: int, price: int) -> Propose:
 def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
     """One concrete :class:`Serve` per distinct plan per servable client."""
     s = state.seats[seat]
-    kinds = "".join([c[0] for c in s.hand])
     fish = list(state.bought)  # bought fish first: they would otherwise go back to the hand (R9)
     for c in s.crates:
         fish += c.fish
-    return _serve_options(
-        tuple(state.queue[: cards.SERVABLE]),
-        tuple(fish),
-        kinds.count(cards.GLACON),
-        kinds.count(cards.ARRIVAGE),
-    )
+    # The hand as it is, not its special cards counted: cheaper to key on, and in the
+    # serve step it changes only when special cards move (§4, §6) or the turn ends.
+    return _serve_options(tuple(state.queue[: cards.SERVABLE]), tuple(fish), tuple(s.hand))
 
 
 @lru_cache(maxsize=1 << 12)
 def _serve_options(
-    servable: tuple[str, ...], fish: tuple[str, ...], glacons: int, arrivages: int
+    servable: tuple[str, ...], fish: tuple[str, ...], hand: tuple[str, ...]
 ) -> tuple[Serve, ...]:
     """:func:`_serve_actions` for the servable clients, the usable fish in order and the
-    specials held: a pure function, cached (a seat is asked again and again between changes).
+    hand (its special cards): a pure function, cached (a seat is asked again and again
+    between changes).
 
     Each plan of :func:`orders.serve_plans` takes the first fish of each freshness in
     ``fish`` order, so the plans, as slices of those runs (:func:`_recipes`), are
     cached by fish counts alone; only the cards are picked here.
     """
+    kinds = "".join([c[0] for c in hand])
+    glacons = kinds.count(cards.GLACON)
+    arrivages = kinds.count(cards.ARRIVAGE)
     firsts = "".join([f[0] for f in fish])
     n_t, n_f, n_m, n_d, n_p = (
         firsts.count("T"),
