@@ -1104,18 +1104,28 @@ def _serve_options(
     ``fish`` order, so the plans, as slices of those runs (:func:`_recipes`), are
     cached by fish counts alone; only the cards are picked here.
     """
-    kinds = "".join([c[0] for c in hand])
-    glacons = kinds.count(cards.GLACON)
-    arrivages = kinds.count(cards.ARRIVAGE)
-    firsts = "".join([f[0] for f in fish])
+    glacons = arrivages = 0
+    for card in hand:  # one pass: str.count parses its arguments at each call
+        kind = card[0]
+        if kind == cards.GLACON:
+            glacons += 1
+        elif kind == cards.ARRIVAGE:
+            arrivages += 1
+    by_code: dict[str, list[str]] = {}  # freshness code -> its fish, in order
+    for fish_id in fish:
+        run = by_code.get(fish_id[0])
+        if run is None:
+            by_code[fish_id[0]] = [fish_id]
+        else:
+            run.append(fish_id)
+    get = by_code.get
     n_t, n_f, n_m, n_d, n_p = (
-        firsts.count("T"),
-        firsts.count("F"),
-        firsts.count("M"),
-        firsts.count("D"),
-        firsts.count("P"),
+        len(get("T", ())),
+        len(get("F", ())),
+        len(get("M", ())),
+        len(get("D", ())),
+        len(get("P", ())),
     )
-    by_code: dict[str, list[str]] | None = None
     out = []
     for client_id in dict.fromkeys(servable):
         caps = _CLIENT_CAPS.get(client_id)
@@ -1132,12 +1142,6 @@ def _serve_options(
             glacons if glacons < g else g,
             arrivages if arrivages < a else a,
         )
-        if not recipes:
-            continue
-        if by_code is None:
-            by_code = {}
-            for fish_id in fish:
-                by_code.setdefault(fish_id[0], []).append(fish_id)
         for raw, iced, plan_arrivages in recipes:
             chosen: list[str] = []
             for code, start, stop in raw:
