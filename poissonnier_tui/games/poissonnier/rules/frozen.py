@@ -58,6 +58,8 @@ class FrozenList(list[Any]):
 
 
 _CONTAINERS = (dict, list, tuple)
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+"""Types kept as they are, told by one set lookup before the containers' isinstance."""
 
 
 def frozen(value: Any) -> Any:
@@ -70,9 +72,15 @@ def frozen(value: Any) -> Any:
     """
     if isinstance(value, dict):
         return FrozenMap(
-            {k: frozen(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
+            {
+                k: v if type(v) in _SCALARS else (frozen(v) if isinstance(v, _CONTAINERS) else v)
+                for k, v in value.items()
+            }
         )
-    items = [frozen(v) if isinstance(v, _CONTAINERS) else v for v in value]
+    items = [
+        v if type(v) in _SCALARS else (frozen(v) if isinstance(v, _CONTAINERS) else v)
+        for v in value
+    ]
     return FrozenList(items) if isinstance(value, list) else tuple(items)
 
 
