@@ -999,9 +999,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         proposer = p.proposer
         # answerer(p, active), inlined: the seller answers unless it proposed.
         if seat == (active if proposer == p.seller else p.seller):
-            out += _answers(p.id)
+            out += _ANSWERS[p.id]
         if seat == proposer:
-            out.append(_withdraw_action(p.id))
+            out.append(_WITHDRAWALS[p.id])
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_coins = state.seats[active].coins
@@ -1050,14 +1050,25 @@ class _PlaceRows(dict[str, tuple[Place, ...]]):
 _PLACES: Final = _PlaceRows()
 
 
-@lru_cache(maxsize=1 << 10)
-def _answers(proposal: int) -> tuple[Accept, Decline]:
-    return Accept(proposal), Decline(proposal)
+class _Answers(dict[int, tuple[Accept, Decline]]):
+    """Proposal id -> its accept and its decline (no reason): made on first use, then
+    found by one lookup. Ids count up from 1 in each game, so the table stays small."""
+
+    def __missing__(self, proposal: int) -> tuple[Accept, Decline]:
+        answers = self[proposal] = (Accept(proposal), Decline(proposal))
+        return answers
 
 
-@lru_cache(maxsize=1 << 10)
-def _withdraw_action(proposal: int) -> Withdraw:
-    return Withdraw(proposal)
+class _Withdrawals(dict[int, Withdraw]):
+    """Proposal id -> its withdrawal, made on first use (see :class:`_Answers`)."""
+
+    def __missing__(self, proposal: int) -> Withdraw:
+        withdraw = self[proposal] = Withdraw(proposal)
+        return withdraw
+
+
+_ANSWERS: Final = _Answers()
+_WITHDRAWALS: Final = _Withdrawals()
 
 
 @lru_cache(maxsize=1 << 14)
