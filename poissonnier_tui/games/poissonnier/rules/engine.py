@@ -498,8 +498,10 @@ def _ready(state: GameState, seat: int, action: Ready) -> None:
     s = _fill_seat(state, seat)
     s.ready = True
     _log(state, {"t": "ready", "seat": seat})
-    if all(x.ready for x in state.seats):
-        _end_fill(state)
+    for x in state.seats:  # all(...) without a generator
+        if not x.ready:
+            return
+    _end_fill(state)
 
 
 def _unready(state: GameState, seat: int, action: Unready) -> None:
