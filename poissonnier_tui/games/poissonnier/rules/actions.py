@@ -199,6 +199,16 @@ _FIELDS: dict[str, dict[str, str]] = {
     "withdraw": {"proposal": "int"},
     "end_turn": {},
 }  # fmt: skip
+_ALLOWED: dict[str, frozenset[str]] = {
+    kind: frozenset({"type", *spec}) for kind, spec in _FIELDS.items()
+}
+"""Action type -> the keys its wire map may have."""
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in _CLASSES.values()
+}
+"""Each action class -> its fields' names, in order (the wire map's key order)."""
+
 _OPTIONAL = {"fish", "glacons", "arrivages", "seller_glacons", "seller_arrivages", "coins",
              "buyer_glacons", "buyer_arrivages", "counter", "reason", "price"}  # fmt: skip
 _LEFT_OUT_WHEN_NONE = frozenset({"reason", "price"})
@@ -257,14 +267,14 @@ def parse_action(wire: Mapping[str, Any]) -> Action:
         IllegalAction: code ``"bad_action"`` for an unknown type, a missing,
             unknown or mistyped field.
     """
-    if not isinstance(wire, Mapping):
+    if type(wire) is not dict and not isinstance(wire, Mapping):
         raise _bad("an action must be a map with a 'type'")
     kind = wire.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise _bad(f"unknown action type {kind!r}; expected one of {', '.join(_FIELDS)}")
     spec = _FIELDS[kind]
-    extra = set(wire) - set(spec) - {"type"}
-    if extra:
+    if not wire.keys() <= _ALLOWED[kind]:
+        extra = set(wire) - set(spec) - {"type"}
         raise _bad(f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in '{kind}'")
     values: dict[str, Any] = {}
     for name, field_kind in spec.items():
@@ -272,7 +282,11 @@ def parse_action(wire: Mapping[str, Any]) -> Action:
             if name in _OPTIONAL:
                 continue
             raise _bad(f"'{kind}' needs the field '{name}'")
-        values[name] = _field(field_kind, name, wire[name])
+        value = wire[name]
+        if field_kind == "int" and type(value) is int and 0 <= value <= MAX_COUNT:
+            values[name] = value  # _field's answer, without the call (the usual field)
+        else:
+            values[name] = _field(field_kind, name, value)
     action: Action = _CLASSES[kind](**values)
     return action
 
@@ -280,11 +294,14 @@ def parse_action(wire: Mapping[str, Any]) -> Action:
 def to_wire(action: Action) -> dict[str, Any]:
     """The wire map of ``action`` (inverse of :func:`parse_action`)."""
     wire: dict[str, Any] = {"type": action.TYPE}
-    # fields() + getattr rather than asdict(): asdict deep-copies recursively
-    # and dominated bot simulations, which convert thousands of actions.
-    for f in fields(action):
-        value = getattr(action, f.name)
-        name = f.name
+    # Field names + getattr rather than asdict(): asdict deep-copies recursively
+    # and dominated bot simulations, which convert thousands of actions; the names
+    # are looked up once per class (fields() filters the class's fields at each call).
+    names = _FIELD_NAMES.get(type(action))
+    if names is None:
+        names = tuple(f.name for f in fields(action))
+    for name in names:
+        value = getattr(action, name)
         if value is None and name in _LEFT_OUT_WHEN_NONE:
             continue
         if isinstance(value, tuple):

@@ -62,7 +62,7 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
 )
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
-from poissonnier_tui.games.poissonnier.rules.orders import check_order, serve_plans
+from poissonnier_tui.games.poissonnier.rules.orders import check_order, plan_caps, serve_plans
 from poissonnier_tui.games.poissonnier.rules.scoring import Score, decide_winner
 from poissonnier_tui.games.poissonnier.rules.state import (
     Crate,
@@ -88,6 +88,19 @@ __all__ = [
     "volunteers",
     "waiting_on",
 ]
+
+
+_FILL: Final = Phase.FILL
+_SERVE: Final = Phase.SERVE
+_OVER: Final = Phase.OVER
+"""The phases as module constants: ``Phase.FILL`` looks the member up on the enum's class
+at each use (≈ 70 ns on Python 3.11), a module global ≈ 10 ns, and these tests run at
+every decision."""
+
+_INSPECTORS: Final = frozenset(
+    client_id for client_id, c in CLIENTS.items() if c.kind is ClientKind.INSPECTOR
+)
+"""The inspector cards' ids (RULES.md §5): :func:`cards.is_inspector` without its lookups."""
 
 
 # --------------------------------------------------------------------------- setup
@@ -143,7 +156,7 @@ def new_game(
     # §2.4: reveal 4 clients; an inspector here is discarded and replaced, no fine.
     while len(state.queue) < cards.QUEUE_START and _can_draw_client(state):
         client = _draw_client(state)
-        if cards.is_inspector(client):
+        if client in _INSPECTORS:
             state.client_discard.append(client)
             _log(state, {"t": "inspector_setup", "client": client})
         else:
@@ -163,6 +176,13 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
+    if isinstance(fish, list | tuple) and fish:  # a crate's fish: one code, no join nor sort
+        code: str = fish[0][0]
+        for f in fish:
+            if f[0] != code:
+                break
+        else:
+            return code * len(fish)
     firsts = "".join([f[0] for f in fish])
     if len(firsts) > 1 and firsts.count(firsts[0]) != len(firsts):  # one crate: one code, no sort
         return "".join(sorted(firsts, key=_CODE_ORDER.__getitem__))
@@ -193,12 +213,12 @@ def _start_turn(state: GameState) -> None:
         drawn.append([seat, got])
     _log(state, {"t": "draw", "counts": drawn})
     _note_deck_empty(state)
-    state.phase = Phase.FILL
+    state.phase = _FILL
     for s in state.seats:
         s.ready = False
         s.fill_moves = 0
         s.draft_hand = list(s.hand)
-        s.draft_crates = [c.copy() for c in s.crates]
+        s.draft_crates = [Crate(c.marker, list(c.fish)) for c in s.crates]  # Crate.copy
 
 
 def _note_deck_empty(state: GameState) -> None:
@@ -215,14 +235,17 @@ def _end_fill(state: GameState) -> None:
         s.draft_hand = s.draft_crates = None
     _log(state, {"t": "reveal", "crates": [[codes(c.fish) for c in s.crates] for s in state.seats]})
     _call_clients(state)
-    state.phase = Phase.SERVE
+    state.phase = _SERVE
 
 
 def _can_draw_client(state: GameState) -> bool:
     """Some non-inspector client is left in the deck or its discard pile."""
-    return any(not cards.is_inspector(c) for c in state.client_deck) or any(
-        not cards.is_inspector(c) for c in state.client_discard
-    )
+    inspectors = _INSPECTORS
+    for pile in (state.client_deck, state.client_discard):
+        for c in pile:
+            if c not in inspectors:
+                return True
+    return False
 
 
 def _draw_client(state: GameState) -> str:
@@ -241,7 +264,7 @@ def _call_clients(state: GameState) -> None:
         _log(state, {"t": "drop", "client": dropped})
     while len(state.queue) < cards.QUEUE_MAX and _can_draw_client(state):
         client = _draw_client(state)
-        if cards.is_inspector(client):
+        if client in _INSPECTORS:
             _inspect(state, client)
             state.client_discard.append(client)
         else:
@@ -284,7 +307,7 @@ def _end_turn(state: GameState) -> None:
 
 def _finish(state: GameState) -> None:
     """§8: the game is over; decide the winner."""
-    state.phase = Phase.OVER
+    state.phase = _OVER
     scores = [Score(i, s.coins, len(s.clients), s.stamps) for i, s in enumerate(state.seats)]
     state.result = decide_winner(scores)
     state.result["seed"] = state.seed
@@ -302,17 +325,30 @@ def waiting_on(state: GameState) -> frozenset[int]:
     seat that must answer a proposal made to it. Over: nobody.
     """
     phase = state.phase
-    if phase is Phase.FILL:
-        return frozenset([i for i, s in enumerate(state.seats) if not s.ready])
-    if phase is Phase.SERVE:
+    if phase is _FILL:
+        mask = 0
+        bit = 1
+        for s in state.seats:
+            if not s.ready:
+                mask |= bit
+            bit <<= 1
+        return _SEAT_SETS[mask]
+    if phase is _SERVE:
         active = state.active
-        if not state.proposals:
-            return frozenset((active,))
-        # answerer(p, active), inlined: the seller answers unless it proposed.
-        return frozenset(
-            [active, *[active if p.proposer == p.seller else p.seller for p in state.proposals]]
-        )
-    return frozenset()
+        mask = 1 << active
+        for p in state.proposals:
+            # answerer(p, active), inlined: the seller answers unless it proposed.
+            mask |= 1 << (active if p.proposer == p.seller else p.seller)
+        return _SEAT_SETS[mask]
+    return _SEAT_SETS[0]
+
+
+_SEAT_SETS: Final = tuple(
+    frozenset(i for i in range(cards.MAX_PLAYERS) if mask >> i & 1)
+    for mask in range(1 << cards.MAX_PLAYERS)
+)
+"""Bit mask of seats (bit ``i`` for seat ``i``) -> those seats: :func:`waiting_on` hands
+out these shared sets (frozen, so no caller can change one) instead of building one."""
 
 
 def volunteers(state: GameState) -> frozenset[int]:
@@ -325,7 +361,7 @@ def volunteers(state: GameState) -> frozenset[int]:
     nobody (every seat still filling is waited on; a ready seat could only
     unready or buy a crate, §7, which a table need not prompt).
     """
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         return frozenset()
     return frozenset(range(state.players)) - waiting_on(state)
 
@@ -377,16 +413,16 @@ def apply(state: GameState, seat: int, action: Action) -> None:
     """
     if not 0 <= seat < state.players:
         raise IllegalAction("bad_seat", "§3", "there is no seat {seat}", {"seat": seat})
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise IllegalAction("game_over", "§8", "the game is over")
     kind = type(action)
     _HANDLERS[kind](state, seat, action)
-    if kind not in _MOVE_NOTHING:
+    if state.proposals and kind not in _MOVE_NOTHING:
         _lapse_proposals(state)
 
 
 def _fill_seat(state: GameState, seat: int) -> SeatState:
-    if state.phase is not Phase.FILL:
+    if state.phase is not _FILL:
         raise IllegalAction("not_fill", "§3.2", "crates can be filled only in the fill step")
     s = state.seats[seat]
     if s.ready:
@@ -419,25 +455,29 @@ def _rearranging(state: GameState, seat: int) -> SeatState:
 
 def _place(state: GameState, seat: int, action: Place) -> None:
     s = _rearranging(state, seat)
-    assert s.draft_hand is not None and s.draft_crates is not None
+    hand = s.draft_hand
+    assert hand is not None and s.draft_crates is not None
     crate = _crate_index(s.draft_crates, action.crate)
-    if not action.cards:
+    placed = action.cards
+    if not placed:
         raise IllegalAction("bad_place", "§3.2", "choose at least one fish to place")
-    if len(set(action.cards)) != len(action.cards):
+    if len(placed) > 1 and len(set(placed)) != len(placed):
         raise IllegalAction("bad_place", "§3.2", "a card is named twice", key="card_twice")
-    for card in action.cards:
-        if card not in s.draft_hand:
+    for card in placed:
+        if card not in hand:
             raise IllegalAction("not_in_hand", "§3.2", "{card} is not in your hand", {"card": card})
-        if cards.is_special(card):
+        if card[0] in cards.SPECIAL_KINDS:
             raise IllegalAction(
                 "special_in_crate", "§1", "special cards stay in the hand; they never go in a crate"
             )
-    kinds = {c[0] for c in action.cards} | {f[0] for f in crate.fish}
-    if len(kinds) > 1:
-        raise IllegalAction("mixed_crate", "§3.2", "a crate holds fish of one freshness only")
-    for card in action.cards:
-        s.draft_hand.remove(card)
-        crate.fish.append(card)
+    code = placed[0][0]
+    fish = crate.fish
+    for card in (*placed, *fish):
+        if card[0] != code:
+            raise IllegalAction("mixed_crate", "§3.2", "a crate holds fish of one freshness only")
+    for card in placed:
+        hand.remove(card)
+        fish.append(card)
     s.fill_moves += 1
 
 
@@ -458,12 +498,14 @@ def _ready(state: GameState, seat: int, action: Ready) -> None:
     s = _fill_seat(state, seat)
     s.ready = True
     _log(state, {"t": "ready", "seat": seat})
-    if all(x.ready for x in state.seats):
-        _end_fill(state)
+    for x in state.seats:  # all(...) without a generator
+        if not x.ready:
+            return
+    _end_fill(state)
 
 
 def _unready(state: GameState, seat: int, action: Unready) -> None:
-    if state.phase is not Phase.FILL:
+    if state.phase is not _FILL:
         raise IllegalAction("not_fill", "§3.2", "the fill step is over", key="fill_over")
     s = state.seats[seat]
     if not s.ready:
@@ -502,7 +544,7 @@ def _buy_crate(state: GameState, seat: int, action: BuyCrate) -> None:
 
 def _serve_phase(state: GameState, seat: int, what: str) -> None:
     """Refuse ``what`` (``"serve"`` or ``"end the turn"``) outside the active player's serve."""
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         raise IllegalAction(
             "not_serve",
             "§3.4",
@@ -590,6 +632,8 @@ def _serve(state: GameState, seat: int, action: Serve) -> None:
 
 def _take_specials(hand: list[str], glacons: int, arrivages: int) -> list[str]:
     """Remove that many specials from ``hand`` (caller checked they exist)."""
+    if not glacons and not arrivages:
+        return []
     taken = []
     for kind, n in ((cards.GLACON, glacons), (cards.ARRIVAGE, arrivages)):
         for card in [c for c in hand if c[0] == kind][:n]:
@@ -606,7 +650,7 @@ def _has_specials(hand: Iterable[str], glacons: int, arrivages: int) -> bool:
 
 
 def _propose(state: GameState, seat: int, action: Propose) -> None:
-    if state.phase is not Phase.SERVE:
+    if state.phase is not _SERVE:
         raise IllegalAction(
             "not_serve",
             "§4",
@@ -626,19 +670,21 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         raise IllegalAction(
             "bad_seller", "§4", "the seller must be another player than the active one"
         )
-    if not action.fish and not action.seller_glacons and not action.seller_arrivages:
+    sold = action.fish
+    if not sold and not action.seller_glacons and not action.seller_arrivages:
         raise IllegalAction("empty_deal", "§4", "a deal gives the buyer at least one fish or card")
-    crates = state.seats[seller].crates
-    if len(action.fish) > 1 and len({k for k, _ in action.fish}) != len(action.fish):
+    seats = state.seats
+    crates = seats[seller].crates
+    if len(sold) > 1 and len({k for k, _ in sold}) != len(sold):
         raise IllegalAction("bad_deal", "§4", "a crate is named twice")
-    for k, n in action.fish:
+    for k, n in sold:
         if not 0 <= k < len(crates) or not 1 <= n <= len(crates[k].fish):
             raise IllegalAction(
                 "fish_not_in_crate",
                 "§4",
                 "the seller's crate does not hold that many fish; only crate fish are sold",
             )
-    buyer = state.seats[active]
+    buyer = seats[active]
     if action.coins > buyer.coins:
         raise IllegalAction(
             "no_coins",
@@ -647,13 +693,12 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
             {"coins": buyer.coins},
             key="buyer_coins",
         )
-    own_hand = state.seats[seat].hand
     own_g, own_a = (
         (action.seller_glacons, action.seller_arrivages)
         if seat == seller
         else (action.buyer_glacons, action.buyer_arrivages)
     )
-    if not _has_specials(own_hand, own_g, own_a):
+    if (own_g or own_a) and not _has_specials(seats[seat].hand, own_g, own_a):
         raise IllegalAction(
             "no_special", "§4", "you do not hold the special cards you offer", key="offer_specials"
         )
@@ -661,12 +706,12 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         old = _find_proposal(state, action.counter)
         if old.seller != seller or answerer(old, active) != seat:
             raise IllegalAction("bad_counter", "§4", "you can counter only a proposal made to you")
-        state.proposals.remove(old)
+        _close_proposal(state, old)
     p = Proposal(  # positional, in the field order: id, proposer, seller, fish, ...
         state.next_proposal,
         seat,
         seller,
-        [(k, n, crates[k].fish[0][0]) for k, n in action.fish],
+        [(k, n, crates[k].fish[0][0]) for k, n in sold],
         action.seller_glacons,
         action.seller_arrivages,
         action.coins,
@@ -676,9 +721,14 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
     )
     state.next_proposal += 1
     state.proposals.append(p)
-    _log(
-        state,
-        {"t": "propose", "seat": seat, "proposal": proposal_wire(p), "counter": action.counter},
+    state.log.append(  # _log, inlined: "turn" last
+        {
+            "t": "propose",
+            "seat": seat,
+            "proposal": proposal_wire(p),
+            "counter": action.counter,
+            "turn": state.turn,
+        }
     )
 
 
@@ -688,11 +738,12 @@ def proposal_wire(p: Proposal) -> dict[str, Any]:
     ``"fish"`` is a list of ``[crate index, count, freshness code]``;
     ``"counters"`` the id of the proposal it replaced as a counter-offer, or ``None``.
     """
+    fish = p.fish
     return {
         "id": p.id,
         "proposer": p.proposer,
         "seller": p.seller,
-        "fish": [[k, n, code] for k, n, code in p.fish],
+        "fish": [list(fish[0])] if len(fish) == 1 else [[k, n, code] for k, n, code in fish],
         "seller_glacons": p.seller_glacons,
         "seller_arrivages": p.seller_arrivages,
         "coins": p.coins,
@@ -700,6 +751,17 @@ def proposal_wire(p: Proposal) -> dict[str, Any]:
         "buyer_arrivages": p.buyer_arrivages,
         "counters": p.counters,
     }
+
+
+def _close_proposal(state: GameState, p: Proposal) -> None:
+    """Remove the open proposal ``p`` (§4), found by identity: ``list.remove`` would
+    compare it field by field with every proposal before it (ids are unique, so the
+    same one goes)."""
+    proposals = state.proposals
+    for i, q in enumerate(proposals):
+        if q is p:
+            del proposals[i]
+            return
 
 
 def _find_proposal(state: GameState, pid: int) -> Proposal:
@@ -737,7 +799,7 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
         else (buyer.hand, p.buyer_glacons, p.buyer_arrivages)
     )
     if not _has_specials(*theirs):
-        state.proposals.remove(p)  # §4: it can no longer be carried out
+        _close_proposal(state, p)  # §4: it can no longer be carried out
         _log(state, {"t": "lapse", "proposal": p.id})
         return
     # R8: both sides said yes; settle at once.
@@ -749,7 +811,7 @@ def _accept(state: GameState, seat: int, action: Accept) -> None:
     seller.coins += p.coins
     seller.hand.extend(_take_specials(buyer.hand, p.buyer_glacons, p.buyer_arrivages))
     buyer.hand.extend(_take_specials(seller.hand, p.seller_glacons, p.seller_arrivages))
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     _log(state, {"t": "deal", "seat": seat, "proposal": proposal_wire(p)})
 
 
@@ -763,7 +825,7 @@ def _decline(state: GameState, seat: int, action: Decline) -> None:
             key="decline_party",
         )
     _check_reason(p, seat, action)
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     event: Event = {"t": "decline", "seat": seat, "proposal": p.id}
     if action.reason is not None:  # absent otherwise: older logs read the same
         event.update(reason=action.reason, coins=p.coins)
@@ -823,7 +885,7 @@ def _withdraw(state: GameState, seat: int, action: Withdraw) -> None:
     p = _find_proposal(state, action.proposal)
     if seat != p.proposer:
         raise IllegalAction("not_proposer", "§4", "only the proposer can withdraw a proposal")
-    state.proposals.remove(p)
+    _close_proposal(state, p)
     _log(state, {"t": "withdraw", "seat": seat, "proposal": p.id})
 
 
@@ -895,17 +957,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     Returns:
         Actions; empty when the seat has nothing to decide (e.g. game over).
     """
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is _OVER:
         return []
-    out: list[Action] = []
     s = state.seats[seat]
-    if (
-        len(s.crates) < cards.MAX_CRATES
-        and state.fish_deck
-        and s.coins >= cards.crate_price(len(s.crates))
-    ):
-        out.append(_BUY_CRATE)
-    if state.phase is Phase.FILL:
+    owned = len(s.crates)
+    out: list[Action] = (
+        [_BUY_CRATE]
+        if owned < cards.MAX_CRATES and state.fish_deck and s.coins >= _CRATE_PRICES[owned]
+        else []
+    )
+    if phase is _FILL:
         if s.ready:
             out.append(_UNREADY)
             return out
@@ -916,17 +978,22 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         first_of: dict[str, str] = {}  # freshness code -> first such fish in hand
         for card in s.draft_hand:
             code = card[0]
-            if code not in first_of and code not in cards.SPECIAL_KINDS:
+            if code not in first_of:
                 first_of[code] = card
-        firsts = tuple(first_of.values())
+        first_of.pop(cards.GLACON, None)  # special cards never go in a crate (§1)
+        first_of.pop(cards.ARRIVAGE, None)
+        rows: list[tuple[Place, ...]] | None = None  # the first fish's places, by crate
         for i, crate in enumerate(s.draft_crates):
-            if crate.fish:
-                out.append(_take_back_action(i))
-                same = first_of.get(crate.fish[0][0])
+            fish = crate.fish
+            if fish:
+                out.append(_TAKE_BACKS[i])
+                same = first_of.get(fish[0][0])
                 if same is not None:
-                    out.append(_place_action(same, i))
-            elif firsts:
-                out += [_place_action(card, i) for card in firsts]
+                    out.append(_PLACES[same][i])
+            elif first_of:
+                if rows is None:
+                    rows = [_PLACES[card] for card in first_of.values()]
+                out += [row[i] for row in rows]
         return out
     # Serve phase.
     active = state.active
@@ -934,17 +1001,22 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         proposer = p.proposer
         # answerer(p, active), inlined: the seller answers unless it proposed.
         if seat == (active if proposer == p.seller else p.seller):
-            out += _answers(p.id)
+            out += _ANSWERS[p.id]
         if seat == proposer:
-            out.append(_withdraw_action(p.id))
+            out.append(_WITHDRAWALS[p.id])
     if seat != active:
         # Unasked offers to the active player (§4): sampled like the buyer's family.
-        buyer_cap = min(state.seats[active].coins, ENUMERATED_MAX_PRICE)
-        out += _proposals(seat, tuple([len(c.fish) for c in s.crates]), buyer_cap)
+        buyer_coins = state.seats[active].coins
+        out += _proposals(
+            seat,
+            tuple([len(c.fish) for c in s.crates]),
+            buyer_coins if buyer_coins < ENUMERATED_MAX_PRICE else ENUMERATED_MAX_PRICE,
+        )
         return out
     out.append(_END_TURN)
     out += _serve_actions(state, seat)
-    price_cap = min(s.coins, ENUMERATED_MAX_PRICE)
+    coins = s.coins
+    price_cap = coins if coins < ENUMERATED_MAX_PRICE else ENUMERATED_MAX_PRICE
     for other, o in enumerate(state.seats):
         if other != active:
             out += _proposals(other, tuple([len(c.fish) for c in o.crates]), price_cap)
@@ -959,27 +1031,49 @@ _UNREADY: Final = Unready()
 _END_TURN: Final = EndTurn()
 
 
-@lru_cache(maxsize=1 << 10)
-def _place_action(card: str, crate: int) -> Place:
-    return Place((card,), crate)
+_CRATE_PRICES: Final = tuple(cards.crate_price(owned) for owned in range(cards.MAX_CRATES))
+"""Owned crates -> the next one's price (R11), for every count that may still buy."""
+
+_TAKE_BACKS: Final = tuple(TakeBack(crate) for crate in range(cards.MAX_CRATES))
+"""Crate index -> its take-back (R12: at most ``MAX_CRATES`` crates)."""
 
 
-@lru_cache(maxsize=64)
-def _take_back_action(crate: int) -> TakeBack:
-    return TakeBack(crate)
+class _PlaceRows(dict[str, tuple[Place, ...]]):
+    """Card id -> the one-card :class:`Place` of that card into each crate, by crate
+    index: made on first use, then found by one lookup (the fill step lists them for
+    every seat at every decision)."""
+
+    def __missing__(self, card: str) -> tuple[Place, ...]:
+        row = tuple(Place((card,), crate) for crate in range(cards.MAX_CRATES))
+        self[card] = row
+        return row
 
 
-@lru_cache(maxsize=1 << 10)
-def _answers(proposal: int) -> tuple[Accept, Decline]:
-    return Accept(proposal), Decline(proposal)
+_PLACES: Final = _PlaceRows()
 
 
-@lru_cache(maxsize=1 << 10)
-def _withdraw_action(proposal: int) -> Withdraw:
-    return Withdraw(proposal)
+class _Answers(dict[int, tuple[Accept, Decline]]):
+    """Proposal id -> its accept and its decline (no reason): made on first use, then
+    found by one lookup. Ids count up from 1 in each game, so the table stays small."""
+
+    def __missing__(self, proposal: int) -> tuple[Accept, Decline]:
+        answers = self[proposal] = (Accept(proposal), Decline(proposal))
+        return answers
 
 
-@lru_cache(maxsize=1 << 12)
+class _Withdrawals(dict[int, Withdraw]):
+    """Proposal id -> its withdrawal, made on first use (see :class:`_Answers`)."""
+
+    def __missing__(self, proposal: int) -> Withdraw:
+        withdraw = self[proposal] = Withdraw(proposal)
+        return withdraw
+
+
+_ANSWERS: Final = _Answers()
+_WITHDRAWALS: Final = _Withdrawals()
+
+
+@lru_cache(maxsize=1 << 14)
 def _proposals(seller: int, sizes: tuple[int, ...], price_cap: int) -> tuple[Propose, ...]:
     """The sampled ``propose`` family of :func:`legal_actions` for one seller's crates.
 
@@ -1003,47 +1097,131 @@ def _propose_action(seller: int, crate: int, count: int, price: int) -> Propose:
 def _serve_actions(state: GameState, seat: int) -> tuple[Serve, ...]:
     """One concrete :class:`Serve` per distinct plan per servable client."""
     s = state.seats[seat]
-    kinds = "".join([c[0] for c in s.hand])
     fish = list(state.bought)  # bought fish first: they would otherwise go back to the hand (R9)
     for c in s.crates:
         fish += c.fish
-    return _serve_options(
-        tuple(state.queue[: cards.SERVABLE]),
-        tuple(fish),
-        kinds.count(cards.GLACON),
-        kinds.count(cards.ARRIVAGE),
-    )
+    # The hand as it is, not its special cards counted: cheaper to key on, and in the
+    # serve step it changes only when special cards move (§4, §6) or the turn ends.
+    return _serve_options(tuple(state.queue[: cards.SERVABLE]), tuple(fish), tuple(s.hand))
 
 
 @lru_cache(maxsize=1 << 12)
 def _serve_options(
-    servable: tuple[str, ...], fish: tuple[str, ...], glacons: int, arrivages: int
+    servable: tuple[str, ...], fish: tuple[str, ...], hand: tuple[str, ...]
 ) -> tuple[Serve, ...]:
     """:func:`_serve_actions` for the servable clients, the usable fish in order and the
-    specials held: a pure function, cached (a seat is asked again and again between changes)."""
-    by_code: dict[str, list[str]] = {}
-    for f in fish:
-        by_code.setdefault(f[0], []).append(f)
-    counts = {k: len(v) for k, v in by_code.items()}
-    items = len(fish) + arrivages  # each fish or arrivage fills one place of an order (§6)
+    hand (its special cards): a pure function, cached (a seat is asked again and again
+    between changes).
+
+    Each plan of :func:`orders.serve_plans` takes the first fish of each freshness in
+    ``fish`` order, so the plans, as slices of those runs (:func:`_recipes`), are
+    cached by fish counts alone; only the cards are picked here.
+    """
+    glacons = arrivages = 0
+    for card in hand:  # one pass: str.count parses its arguments at each call
+        kind = card[0]
+        if kind == cards.GLACON:
+            glacons += 1
+        elif kind == cards.ARRIVAGE:
+            arrivages += 1
+    by_code: dict[str, list[str]] = {}  # freshness code -> its fish, in order
+    for fish_id in fish:
+        run = by_code.get(fish_id[0])
+        if run is None:
+            by_code[fish_id[0]] = [fish_id]
+        else:
+            run.append(fish_id)
+    get = by_code.get
+    n_t, n_f, n_m, n_d, n_p = (
+        len(get("T", ())),
+        len(get("F", ())),
+        len(get("M", ())),
+        len(get("D", ())),
+        len(get("P", ())),
+    )
     out = []
     for client_id in dict.fromkeys(servable):
-        client = CLIENTS[client_id]
-        if client.size > items:  # fewer cards than the order has places: no plan
+        caps = _CLIENT_CAPS.get(client_id)
+        if caps is None:  # an inspector: never served
             continue
-        for plan in serve_plans(client, counts, glacons, arrivages):
-            taken: dict[str, int] = {}
+        t, f, m, d, p, g, a = caps
+        recipes = _recipes(
+            client_id,
+            n_t if n_t < t else t,
+            n_f if n_f < f else f,
+            n_m if n_m < m else m,
+            n_d if n_d < d else d,
+            n_p if n_p < p else p,
+            glacons if glacons < g else g,
+            arrivages if arrivages < a else a,
+        )
+        for raw, iced, plan_arrivages in recipes:
             chosen: list[str] = []
+            for code, start, stop in raw:
+                chosen += by_code[code][start:stop]
             iced_fish: list[str] = []
-            for code, n in plan.raw:
-                chosen += by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
-                taken[code] = taken.get(code, 0) + n
-            for code, n in plan.iced:
-                iced = by_code[code][taken.get(code, 0) : taken.get(code, 0) + n]
-                taken[code] = taken.get(code, 0) + n
-                chosen += iced
-                iced_fish += iced
-            out.append(Serve(client_id, tuple(chosen), tuple(iced_fish), plan.arrivages))
+            for code, start, stop in iced:
+                iced_fish += by_code[code][start:stop]
+            key = (client_id, (*chosen, *iced_fish), tuple(iced_fish), plan_arrivages)
+            serve = _SERVES.get(key)
+            if serve is None:
+                if len(_SERVES) >= _SERVES_MAX:
+                    _SERVES.clear()
+                serve = _SERVES[key] = Serve(*key)
+            out.append(serve)
+    return tuple(out)
+
+
+_SERVES: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], Serve] = {}
+"""(client, fish, glacons, arrivages) -> that :class:`Serve`: the same fish configuration
+comes back with other fish beside it (another key of :func:`_serve_options`), and a
+frozen dataclass costs more to make (≈ 1 µs) than to find."""
+_SERVES_MAX = 1 << 14
+"""Serve actions remembered at once; then the table starts over."""
+
+
+_CLIENT_CAPS: Final = {
+    client_id: plan_caps(c.order, c.size, c.kind is ClientKind.UNDECIDED)
+    for client_id, c in CLIENTS.items()
+    if c.kind is not ClientKind.INSPECTOR
+}
+"""Client id -> :func:`orders.plan_caps` of each client that can be served."""
+
+_Slices = tuple[tuple[str, int, int], ...]
+"""``(freshness code, start, stop)``: fish ``start:stop`` of that freshness, in order."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _recipes(
+    client_id: str, t: int, f: int, m: int, d: int, p: int, glacons: int, arrivages: int
+) -> tuple[tuple[_Slices, _Slices, tuple[str, ...]], ...]:
+    """The plans of :func:`orders.serve_plans` for one client, as slices of the runs of
+    fish of each freshness: ``(raw slices, iced slices, arrivages)`` per plan, in order.
+
+    ``t`` .. ``p`` are the usable fish of each freshness, and all the resources no more
+    than :func:`orders.plan_caps` (more would change no plan: the cache stays small). A
+    plan's raw fish come first in each run, then its iced ones, so the cards picked are
+    those :func:`_serve_options` always picked. Empty when the client has more places
+    than there are fish and arrivages (§6: no plan).
+    """
+    client = CLIENTS[client_id]
+    if client.size > t + f + m + d + p + arrivages:  # fewer cards than the order has places
+        return ()
+    have = {"T": t, "F": f, "M": m, "D": d, "P": p}
+    out = []
+    for plan in serve_plans(client, have, glacons, arrivages):
+        taken: dict[str, int] = {}
+        raw = []
+        for code, n in plan.raw:
+            start = taken.get(code, 0)
+            raw.append((code, start, start + n))
+            taken[code] = start + n
+        iced = []
+        for code, n in plan.iced:
+            start = taken.get(code, 0)
+            iced.append((code, start, start + n))
+            taken[code] = start + n
+        out.append((tuple(raw), tuple(iced), plan.arrivages))
     return tuple(out)
 
 

@@ -58,6 +58,8 @@ class FrozenList(list[Any]):
 
 
 _CONTAINERS = (dict, list, tuple)
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+"""Types kept as they are, told by one set lookup before the containers' isinstance."""
 
 
 def frozen(value: Any) -> Any:
@@ -70,9 +72,15 @@ def frozen(value: Any) -> Any:
     """
     if isinstance(value, dict):
         return FrozenMap(
-            {k: frozen(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
+            {
+                k: v if type(v) in _SCALARS else (frozen(v) if isinstance(v, _CONTAINERS) else v)
+                for k, v in value.items()
+            }
         )
-    items = [frozen(v) if isinstance(v, _CONTAINERS) else v for v in value]
+    items = [
+        v if type(v) in _SCALARS else (frozen(v) if isinstance(v, _CONTAINERS) else v)
+        for v in value
+    ]
     return FrozenList(items) if isinstance(value, list) else tuple(items)
 
 
@@ -81,8 +89,11 @@ _SHARED: dict[int, tuple[Action, FrozenMap]] = {}
 id from being reused while it is here."""
 _ACTIONS: dict[int, tuple[FrozenMap, Action]] = {}
 """``id(wire map)`` -> (that map, its action): the inverse of :data:`_SHARED`."""
+_WIRE_OF: dict[int, FrozenMap] = {}
+"""``id(action)`` -> its read-only wire map, for each action in :data:`_SHARED` (which
+holds the action, so a live object found here by its id is that very action)."""
 _SHARED_MAX = 1 << 14
-"""Actions remembered at once; then both tables start over."""
+"""Actions remembered at once; then the tables start over."""
 
 
 def shared_wires(actions: Iterable[Action]) -> list[dict[str, Any]]:
@@ -99,13 +110,17 @@ def shared_wires(actions: Iterable[Action]) -> list[dict[str, Any]]:
     Returns:
         One :class:`FrozenMap` per action, in order.
     """
+    if not isinstance(actions, list | tuple):
+        actions = list(actions)
+    wire_of = _WIRE_OF
+    try:  # every action known (the usual case): one lookup each
+        return [wire_of[id(action)] for action in actions]
+    except KeyError:
+        pass
     out: list[dict[str, Any]] = []
-    get = _SHARED.get
     for action in actions:
-        known = get(id(action))
-        if known is None or known[0] is not action:
-            known = _share(action)
-        out.append(known[1])
+        wire = wire_of.get(id(action))
+        out.append(_share(action)[1] if wire is None else wire)
     return out
 
 
@@ -114,8 +129,10 @@ def _share(action: Action) -> tuple[Action, FrozenMap]:
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
         _ACTIONS.clear()
+        _WIRE_OF.clear()
     wire: FrozenMap = frozen(to_wire(action))
     _SHARED[id(action)] = (action, wire)
+    _WIRE_OF[id(action)] = wire
     _ACTIONS[id(wire)] = (wire, action)
     return action, wire
 

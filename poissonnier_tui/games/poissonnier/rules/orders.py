@@ -168,9 +168,9 @@ def serve_plans(
     """Every distinct plan serving ``client`` with the given resources (RULES.md §6).
 
     A pure function of its arguments, so results are cached (keyed by the
-    client card, the fish counts and the specials that could matter: never
-    more than the client's size of any one kind, since no plan uses more);
-    each call returns a new list.
+    client's order and the resources that could matter: never more of any fish
+    code, glaçons or arrivages than a plan for this client could use, see
+    :func:`plan_caps`); each call returns a new list.
 
     Args:
         client: a regular or undecided client.
@@ -182,20 +182,56 @@ def serve_plans(
     """
     if client.kind is ClientKind.INSPECTOR:
         return []
-    size = client.size
     get = fish.get
+    t, f, m, d, p, g, a = plan_caps(client.order, client.size, client.kind is ClientKind.UNDECIDED)
+    n_t, n_f, n_m, n_d, n_p = get("T", 0), get("F", 0), get("M", 0), get("D", 0), get("P", 0)
     counts = (  # in _FISH_CODES order, spelt out: this runs for every client asked about
-        min(get("T", 0), size),
-        min(get("F", 0), size),
-        min(get("M", 0), size),
-        min(get("D", 0), size),
-        min(get("P", 0), size),
+        n_t if n_t < t else t,
+        n_f if n_f < f else f,
+        n_m if n_m < m else m,
+        n_d if n_d < d else d,
+        n_p if n_p < p else p,
     )
-    undecided = client.kind is ClientKind.UNDECIDED
     return list(
         _cached_plans(
-            client.order, size, undecided, counts, min(glacons, size), min(arrivages, size)
+            client.order,
+            client.size,
+            client.kind is ClientKind.UNDECIDED,
+            counts,
+            glacons if glacons < g else g,
+            arrivages if arrivages < a else a,
         )
+    )
+
+
+@lru_cache(maxsize=256)
+def plan_caps(order: str, size: int, undecided: bool) -> tuple[int, int, int, int, int, int, int]:
+    """The most fish of each freshness (T, F, M, D, P), glaçons and arrivages that one
+    plan of :func:`serve_plans` can use for a client (RULES.md §6), in that order.
+
+    A regular client's code ``c`` is used raw for each ``c`` it asks and iced (R17:
+    one level better) for each code one level better that it asks; a glaçon makes a
+    fish into a T, F or M asked (nothing is iced into D, and a P never); every place
+    may be an arrivage. An undecided client takes any fish, never a glaçon (§6), at most
+    ``size`` of anything. Holding more than a cap changes no plan, so the caps bound
+    the cache keys.
+
+    Args:
+        order: the client's order (freshness codes asked; empty for an undecided one).
+        size: the number of places of the order.
+        undecided: whether it is an undecided client.
+    """
+    if undecided:
+        return size, size, size, size, size, 0, size
+    k = Counter(order)
+    return (
+        k["T"],
+        k["F"] + k["T"],
+        k["M"] + k["F"],
+        k["D"] + k["M"],
+        k["P"],
+        k["T"] + k["F"] + k["M"],
+        size,
     )
 
 

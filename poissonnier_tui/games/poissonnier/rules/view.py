@@ -112,7 +112,10 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             {**row, "clients": list(clients), "crates": list(crates)}
             for row, clients, crates in public.seats
         ],
-        "proposals": [{**p, "fish": [list(f) for f in fish]} for p, fish in public.proposals],
+        "proposals": [
+            {**p, "fish": [list(fish[0])] if len(fish) == 1 else [list(f) for f in fish]}
+            for p, fish in public.proposals
+        ],
         "waiting_on": list(public.waiting_on),
         "log": list(public.log),
         "log_size": public.log_size,
@@ -165,20 +168,31 @@ def _proposal_rows(
 ) -> tuple[tuple[dict[str, Any], tuple[tuple[Any, ...], ...]], ...]:
     """:attr:`_Public.proposals` for ``state``: taken over from ``before`` (the same
     state's previous revision) when the open proposals are the same objects and the
-    same seat is active (proposals are never changed once made, RULES.md §4)."""
+    same seat is active (proposals are never changed once made, RULES.md §4); when some
+    are, only the others' rows are made (a proposal opened, or some closed)."""
     proposals = state.proposals
-    if (
-        before is not None
-        and before.state is state
-        and before.head["active"] == state.active
-        and len(before.offers) == len(proposals)
-        and all(a is b for a, b in zip(before.offers, proposals, strict=True))
+    if not proposals:
+        return ()
+    active = state.active
+    if before is None or before.state is not state or before.head["active"] != active:
+        return tuple(
+            ({**proposal_wire(p), "answerer": answerer(p, active)}, tuple(p.fish))
+            for p in proposals
+        )
+    offers = before.offers
+    if len(offers) == len(proposals) and all(
+        a is b for a, b in zip(offers, proposals, strict=True)
     ):
         return before.proposals
-    return tuple(
-        ({**proposal_wire(p), "answerer": answerer(p, state.active)}, tuple(p.fish))
-        for p in proposals
-    )
+    # id -> row of the previous revision's proposals (alive in ``before``, so ids hold)
+    known = {id(p): row for p, row in zip(offers, before.proposals, strict=True)}
+    rows = []
+    for p in proposals:
+        row = known.get(id(p))
+        if row is None:
+            row = ({**proposal_wire(p), "answerer": answerer(p, active)}, tuple(p.fish))
+        rows.append(row)
+    return tuple(rows)
 
 
 def _public(state: GameState) -> _Public:
@@ -193,7 +207,6 @@ def _public(state: GameState) -> _Public:
         and cached.last is last
     ):
         return cached
-    discard = "".join([f[0] for f in state.fish_discard])
     result = state.result if state.phase is Phase.OVER and state.result else None
     public = _Public(
         state=state,
@@ -209,29 +222,26 @@ def _public(state: GameState) -> _Public:
             "fish_deck": len(state.fish_deck),
             "client_deck": len(state.client_deck),
         },
-        fish_discard={k: discard.count(k) for k in cards.FISH_DECK_COUNTS},
+        fish_discard=_discard_counts(tuple(state.fish_discard)),
         client_discard=tuple(state.client_discard),
         queue=tuple(state.queue),
         bought=codes(state.bought),
         seats=tuple(
-            (
-                {
-                    "coins": s.coins,
-                    "stamps": s.stamps,
-                    "clients": None,
-                    "hand_size": len(s.hand),
-                    "crates": None,
-                    "ready": s.ready,
-                    "crate_price": cards.crate_price(len(s.crates)),  # engine.next_crate_price
-                },
-                tuple(s.clients),
-                tuple([codes(c.fish) for c in s.crates]),
-            )
-            for s in state.seats
+            [
+                _seat_row(
+                    s.coins,
+                    s.stamps,
+                    len(s.hand),
+                    s.ready,
+                    tuple(s.clients),
+                    tuple([tuple(c.fish) for c in s.crates]),
+                )
+                for s in state.seats
+            ]
         ),
         proposals=_proposal_rows(state, cached),
         offers=tuple(state.proposals),
-        waiting_on=tuple(sorted(waiting_on(state))),
+        waiting_on=_sorted_seats(waiting_on(state)),
         log=_log_tail(log),
         result=None if result is None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL),
     )
@@ -239,6 +249,76 @@ def _public(state: GameState) -> _Public:
         _PUBLIC.clear()
     _PUBLIC[id(state)] = public
     return public
+
+
+_SeatRow = tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]
+_SEAT_ROWS: dict[tuple[Any, ...], _SeatRow] = {}
+"""What :func:`_seat_row` made, by its arguments (a seat's public part mostly stays the
+same from one revision to the next: found by content, not made again)."""
+_ROWS_MAX = 1 << 12
+"""Rows (and discard counts) remembered at once; then the table starts over."""
+
+
+def _seat_row(
+    coins: int,
+    stamps: int,
+    hand_size: int,
+    ready: bool,
+    clients: tuple[str, ...],
+    crates: tuple[tuple[str, ...], ...],
+) -> _SeatRow:
+    """A seat's entry of :attr:`_Public.seats`: its map of plain values (``"clients"`` and
+    ``"crates"`` left to each view), its clients won and its crates' codes (R15: the
+    committed crates, ``crates`` holding each one's fish ids). Shared and never handed
+    out: each view copies it."""
+    key = (coins, stamps, hand_size, ready, clients, crates)
+    row = _SEAT_ROWS.get(key)
+    if row is None:
+        if len(_SEAT_ROWS) >= _ROWS_MAX:
+            _SEAT_ROWS.clear()
+        row = _SEAT_ROWS[key] = (
+            {
+                "coins": coins,
+                "stamps": stamps,
+                "clients": None,
+                "hand_size": hand_size,
+                "crates": None,
+                "ready": ready,
+                "crate_price": cards.crate_price(len(crates)),  # engine.next_crate_price
+            },
+            clients,
+            tuple([codes(fish) for fish in crates]),
+        )
+    return row
+
+
+_DISCARDS: dict[tuple[str, ...], dict[str, int]] = {}
+"""What :func:`_discard_counts` made, by its argument."""
+
+
+def _discard_counts(discard: tuple[str, ...]) -> dict[str, int]:
+    """Cards of each kind (``cards.FISH_DECK_COUNTS`` order) in the fish discard pile
+    ``discard``: shared and never handed out (each view copies it). The pile changes
+    rarely (serves, inspectors), so the counts are found by its content."""
+    counts = _DISCARDS.get(discard)
+    if counts is None:
+        if len(_DISCARDS) >= _ROWS_MAX:
+            _DISCARDS.clear()
+        firsts = "".join([f[0] for f in discard])
+        counts = _DISCARDS[discard] = {k: firsts.count(k) for k in cards.FISH_DECK_COUNTS}
+    return counts
+
+
+def _sorted_seats(seats: frozenset[int]) -> tuple[int, ...]:
+    """``tuple(sorted(seats))``; ``engine.waiting_on`` hands out a few shared sets."""
+    got = _SORTED.get(seats)
+    if got is None:
+        got = _SORTED[seats] = tuple(sorted(seats))
+    return got
+
+
+_SORTED: dict[frozenset[int], tuple[int, ...]] = {}
+"""What :func:`_sorted_seats` made (at most one per set of seats: 2^5)."""
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain, combinations, combinations_with_replacement
@@ -10,7 +11,12 @@ import pytest
 
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
 from poissonnier_tui.games.poissonnier.rules.errors import IllegalAction
-from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, check_order, serve_plans
+from poissonnier_tui.games.poissonnier.rules.orders import (
+    ServePlan,
+    check_order,
+    plan_caps,
+    serve_plans,
+)
 
 
 def ok(
@@ -268,3 +274,28 @@ def test_serve_plans_match_the_unpruned_enumeration_in_order() -> None:
                     assert serve_plans(card, stock, glacons, arrivages) == want
                     checked += bool(want)
     assert checked > 1000  # most cases have plans: the comparison is not vacuous
+
+
+def test_serve_plans_past_the_caps_match_the_unpruned_enumeration() -> None:
+    """Plans are cached by resources cut to ``plan_caps`` (the most a plan for the client
+    can use): larger stocks (up to 6 fish of a freshness, 5 glaçons or arrivages) give
+    exactly the full search's plans, for every client that can be served."""
+    rng = random.Random(15)
+    checked = 0
+    for client_id, card in CLIENTS.items():
+        if card.kind is ClientKind.INSPECTOR:
+            continue
+        caps = plan_caps(card.order, card.size, card.kind is ClientKind.UNDECIDED)
+        assert caps[6] == card.size  # every place may be an arrivage
+        for _ in range(12):
+            stock = Counter({code: rng.randint(0, 6) for code in "TFMDP"})
+            glacons, arrivages = rng.randint(0, 5), rng.randint(0, 5)
+            got = serve_plans(card, stock, glacons, arrivages)
+            if card.kind is ClientKind.REGULAR:
+                assert got == _reference_plans(client_id, stock, glacons, arrivages)
+            cut = Counter(
+                {code: min(stock[code], cap) for code, cap in zip("TFMDP", caps[:5], strict=True)}
+            )
+            assert serve_plans(card, cut, min(glacons, caps[5]), min(arrivages, caps[6])) == got
+            checked += bool(got)
+    assert checked > 100
