@@ -23,7 +23,7 @@ from typing import Final, NamedTuple
 
 from poissonnier_tui.games.poissonnier.rules import cards
 from poissonnier_tui.games.poissonnier.rules.cards import CLIENTS, ClientKind
-from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, serve_plans
+from poissonnier_tui.games.poissonnier.rules.orders import ServePlan, plan_caps, serve_plans
 
 CODES: Final = ("T", "F", "M", "D", "P")
 """Freshness codes, best first, in the order :attr:`Stock.fish` counts them."""
@@ -127,22 +127,13 @@ def plan_specials(plan: ServePlan) -> tuple[int, int]:
     return sum(n for _, n in plan.iced), len(plan.arrivages)
 
 
-def _usable_caps(order: str) -> tuple[int, int, int, int, int]:
-    """Most fish of each freshness (T, F, M, D, P) a plan for ``order`` can use: those asked
-    as they are, plus those a glaçon lifts one level into an asked freshness (RULES.md §6)."""
-    asked = Counter(order)
-    return (
-        asked["T"],
-        asked["F"] + asked["T"],
-        asked["M"] + asked["F"],
-        asked["D"] + asked["M"],
-        0,
-    )
-
-
 _CAPS: Final = {
-    cid: _usable_caps(c.order) for cid, c in CLIENTS.items() if c.kind is ClientKind.REGULAR
+    cid: plan_caps(c.order, c.size, False)
+    for cid, c in CLIENTS.items()
+    if c.kind is ClientKind.REGULAR
 }
+"""Per regular client, the most fish of each freshness a plan can use (``orders.plan_caps``:
+those asked as they are, plus those a glaçon lifts one level into an asked freshness)."""
 
 
 class Choice(NamedTuple):
