@@ -12,6 +12,7 @@ terminal summary.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,15 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield folder
     for path in sorted(folder.rglob(f"*{LOG_SUFFIX}")):
         REPLAYED["finished" if check_log(path) else "running"] += 1
+
+
+def pytest_configure() -> None:
+    """Ctrl-C reaches the commands the tests start. A run launched where SIGINT is ignored
+    (a background job of a script, say) would hand that down to every process it starts,
+    and a SIGINT a test sends while one is still starting would be lost: it then runs on
+    (``tests/hosting/test_serve_signals.py``). A handler of its own is reset by ``exec``."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
