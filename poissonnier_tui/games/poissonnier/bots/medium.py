@@ -135,7 +135,6 @@ def deal_limit(
 
 
 @lru_cache(maxsize=64)
-@lru_cache(maxsize=64)
 def points_of(weights: tuple[float, float, float]) -> Callable[[str], float]:
     """``client id → points`` for ``(coin, client, stamp)`` weights (RULES.md §8 tallies).
 

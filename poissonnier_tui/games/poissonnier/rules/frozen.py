@@ -84,14 +84,11 @@ def frozen(value: Any) -> Any:
     return FrozenList(items) if isinstance(value, list) else tuple(items)
 
 
-_SHARED: dict[int, tuple[Action, FrozenMap]] = {}
-"""``id(action)`` -> (the action, its read-only wire map). Holding the action keeps its
-id from being reused while it is here."""
-_ACTIONS: dict[int, tuple[FrozenMap, Action]] = {}
-"""``id(wire map)`` -> (that map, its action): the inverse of :data:`_SHARED`."""
 _WIRE_OF: dict[int, FrozenMap] = {}
-"""``id(action)`` -> its read-only wire map, for each action in :data:`_SHARED` (which
-holds the action, so a live object found here by its id is that very action)."""
+"""``id(action)`` -> its read-only wire map. :data:`_ACTIONS` holds each of these actions,
+so its id is not reused while it is here: a live object found by its id is that action."""
+_ACTIONS: dict[int, tuple[FrozenMap, Action]] = {}
+"""``id(wire map)`` -> (that map, its action): the inverse of :data:`_WIRE_OF`."""
 _SHARED_MAX = 1 << 14
 """Actions remembered at once; then the tables start over."""
 
@@ -120,21 +117,19 @@ def shared_wires(actions: Iterable[Action]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for action in actions:
         wire = wire_of.get(id(action))
-        out.append(_share(action)[1] if wire is None else wire)
+        out.append(_share(action) if wire is None else wire)
     return out
 
 
-def _share(action: Action) -> tuple[Action, FrozenMap]:
-    """Make and remember ``action``'s read-only wire map."""
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-        _ACTIONS.clear()
+def _share(action: Action) -> FrozenMap:
+    """Make, remember and return ``action``'s read-only wire map."""
+    if len(_WIRE_OF) >= _SHARED_MAX:
         _WIRE_OF.clear()
+        _ACTIONS.clear()
     wire: FrozenMap = frozen(to_wire(action))
-    _SHARED[id(action)] = (action, wire)
     _WIRE_OF[id(action)] = wire
     _ACTIONS[id(wire)] = (wire, action)
-    return action, wire
+    return wire
 
 
 def action_of_shared_wire(wire: Mapping[str, Any]) -> Action | None:
