@@ -145,6 +145,16 @@ def test_bot_games_are_pinned(
     assert _bot_game(seed, agents, monkeypatch) == digest
 
 
+def test_a_racing_hard_game_is_pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard bot with enough worlds per search for racing to stop some of its searches
+    early (budget 0.3; pinned when racing came in): the same searches, the same game.
+    (Without racing, ``race_z`` and ``lead_z`` set to ``math.inf``, this seed gives
+    another game, ``bf79d296a5c78f33`` in 36 searches of 497 worlds: the pin covers it.)"""
+    hard = HardBot(random.Random(29 * 8), budget=0.3, time_limit=1e9, wall_limit=1e9)
+    digest = _bot_game(29, [hard, make_bot("medium", 29 * 8 + 1)], monkeypatch)
+    assert (digest, hard.searches, hard.worlds) == ("d8fd75fea6868de2", 39, 466)
+
+
 def _simulate_summary(players: int, games: int, seed: int, bot: str) -> dict[str, Any]:
     report = sim.simulate(players, games, seed, bot=bot).to_dict()
     for timing in ("seconds", "games_per_second", "decision_ms_mean", "decision_ms_max"):

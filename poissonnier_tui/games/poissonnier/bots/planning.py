@@ -177,13 +177,13 @@ def best_plan(client_id: str, stock: Stock) -> ServePlan | None:
     Returns:
         A plan, or ``None`` when the client cannot be served from ``stock``.
     """
-    choice = _cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
+    choice = cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
     return None if choice is None else choice.plan
 
 
 def best_choice(client_id: str, stock: Stock) -> Choice | None:
     """:func:`best_plan` with its cost and spend (a :class:`Choice`), or ``None``."""
-    result: Choice | None = _cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
+    result: Choice | None = cached_choice(client_id, stock.fish, stock.glacons, stock.arrivages)
     return result
 
 
@@ -223,9 +223,10 @@ def _choice_from(
     )
 
 
-_cached_choice: Final = lru_cache(maxsize=1 << 15)(_choice_from)
-""":func:`_choice_from` for a stock whose fish are a tuple, cached: a rollout asks the
-same few clients of the same few stocks again and again."""
+cached_choice: Final = lru_cache(maxsize=1 << 15)(_choice_from)
+""":func:`best_choice` for a stock given as its parts, ``(client_id, fish, glacons,
+arrivages)`` with ``fish`` a tuple of counts in :data:`CODES` order; cached: a rollout
+asks the same few clients of the same few stocks again and again."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -333,7 +334,7 @@ def _rollout(
         best_value = best_cost = 0.0
         fish, glacons, arrivages = stock.fish, stock.glacons, stock.arrivages
         for cid in q[:window]:
-            choice = _cached_choice(cid, fish, glacons, arrivages)
+            choice = cached_choice(cid, fish, glacons, arrivages)
             if choice is None:
                 continue
             v = value_of(cid)

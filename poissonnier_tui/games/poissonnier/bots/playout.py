@@ -28,8 +28,7 @@ from functools import lru_cache
 from poissonnier_tui.games.poissonnier.bots.medium import CRATE_TURN_VALUE, WEIGHTS, points_of
 from poissonnier_tui.games.poissonnier.bots.planning import (
     CODES,
-    Stock,
-    best_choice,
+    cached_choice,
     choose_layout,
     queue_after_call,
 )
@@ -136,22 +135,21 @@ def play_fill(state: GameState, seat: int, *, buy: bool = True) -> None:
 
 def _serve_action(state: GameState) -> Serve | None:
     """The best-value serve for the active seat now, cheapest plan first (§3.4, §6)."""
-    seat = state.active
-    s = state.seats[seat]
+    s = state.seats[state.active]
     held = state.bought + [f for c in s.crates for f in c.fish]
-    firsts = [f[0] for f in held]
     kinds = [c[0] for c in s.hand]
-    stock = Stock(
-        (firsts.count("T"), firsts.count("F"), firsts.count("M"), firsts.count("D"),
-         firsts.count("P")),
-        kinds.count(cards.GLACON),
-        kinds.count(cards.ARRIVAGE),
-    )  # fmt: skip
+    arrivages = kinds.count(cards.ARRIVAGE)
+    if not held and not arrivages:  # nothing to serve with (the end of most serve steps)
+        return None
+    firsts = [f[0] for f in held]
+    counts = (firsts.count("T"), firsts.count("F"), firsts.count("M"), firsts.count("D"),
+              firsts.count("P"))  # fmt: skip
+    glacons_held = kinds.count(cards.GLACON)
     value = points_of(WEIGHTS[state.players])
     best: tuple[float, float, str] | None = None
     best_plan_ = None
     for cid in state.queue[: cards.SERVABLE]:
-        choice = best_choice(cid, stock)
+        choice = cached_choice(cid, counts, glacons_held, arrivages)
         if choice is None:
             continue
         key = (value(cid), -choice.cost)

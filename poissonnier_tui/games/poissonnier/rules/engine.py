@@ -176,7 +176,10 @@ def _log(state: GameState, event: Event) -> None:
 
 def codes(fish: Iterable[str]) -> str:
     """Freshness codes of fish ids, best first: ``["M03", "T11"] -> "TM"``."""
-    if isinstance(fish, list | tuple) and fish:  # a crate's fish: one code, no join nor sort
+    if type(fish) is list or type(fish) is tuple:
+        if not fish:  # an empty crate (most crates of the seats not active, in a search)
+            return ""
+        # a crate's fish: one code, no join nor sort
         code: str = fish[0][0]
         for f in fish:
             if f[0] != code:

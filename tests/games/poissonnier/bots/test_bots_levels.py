@@ -7,6 +7,7 @@ so a pass is not luck and a failure means a real regression.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -25,7 +26,13 @@ from poissonnier_tui.games.poissonnier.bots import (
     MediumBot,
     make_bot,
 )
-from poissonnier_tui.games.poissonnier.bots.hard import choose, noisy_winner
+from poissonnier_tui.games.poissonnier.bots.hard import (
+    RACE_WORLDS,
+    choose,
+    noisy_winner,
+    settled,
+    still_racing,
+)
 from poissonnier_tui.games.poissonnier.bots.medium import inspector_chance, likely_queues
 from poissonnier_tui.games.poissonnier.bots.seen import Seen
 from poissonnier_tui.games.poissonnier.rules import cards
@@ -121,6 +128,56 @@ def test_choose_keeps_the_heuristic_unless_clearly_beaten() -> None:
     assert choose([[0.5, 0.5], [0.6, 0.5]], 0.0) == 1  # no gate: the best mean
     assert choose([[0.5, 0.5], [0.6, 0.4]], 0.0) == 0  # ties: the first
     assert choose([[], []], 1.0) == 0
+
+
+def test_still_racing_drops_only_candidates_clearly_behind_the_heuristic() -> None:
+    """A search stops playing a candidate whose gain over the heuristic's move (index 0)
+    is at or below -z standard errors; the heuristic's move always stays."""
+    heuristic = [0.5, 0.6, 0.4, 0.5, 0.7, 0.5]
+    behind = [0.1, 0.3, 0.0, 0.2, 0.3, 0.1]  # 0.35 lower in every world
+    noisy = [0.6, 0.5, 0.5, 0.4, 0.6, 0.6]  # ahead in some worlds, behind in others
+    same = list(heuristic)  # never differs: no reason to play it further
+    scores = [heuristic, behind, noisy, same]
+    assert still_racing(scores, [0, 1, 2, 3], 2.0) == [0, 2]
+    assert still_racing(scores, [0, 2], 2.0) == [0, 2]
+    assert still_racing(scores, [0, 1, 2, 3], math.inf) == [0, 1, 2, 3]
+    assert still_racing([[0.5], [0.0]], [0, 1], 2.0) == [0, 1]  # one world: too early
+    # Behind by less than 2 standard errors: still played.
+    close = [h - 0.05 + (0.1 if k % 2 else -0.1) for k, h in enumerate(heuristic)]
+    assert still_racing([heuristic, close], [0, 1], 2.0) == [0, 1]
+    assert still_racing([heuristic, close], [0, 1], 0.5) == [0]
+
+
+def test_a_search_is_settled_when_one_move_is_left_or_one_leads_clearly() -> None:
+    """A search stops once only the heuristic's move is raced, or once the one other
+    candidate left leads it by z standard errors; not while two others are left."""
+    heuristic = [0.5, 0.6, 0.4, 0.5, 0.7, 0.5]
+    ahead = [0.8, 0.8, 0.8, 0.7, 0.9, 0.8]  # 0.25 higher, give or take 0.05
+    mixed = [0.6, 0.5, 0.5, 0.4, 0.6, 0.6]
+    assert settled([heuristic, ahead], [0], 3.0)
+    assert settled([heuristic, ahead], [0, 1], 3.0)
+    assert not settled([heuristic, ahead], [0, 1], math.inf)
+    assert not settled([heuristic, mixed], [0, 1], 3.0)
+    assert not settled([heuristic, ahead, ahead], [0, 1, 2], 3.0)
+    assert not settled([heuristic[:1], ahead[:1]], [0, 1], 3.0)  # one world: too early
+    # The search then plays the leader: choose's gate (1 standard error) is lower.
+    assert choose([heuristic, ahead], 1.0) == 1
+
+
+def test_racing_keeps_the_answer_and_samples_fewer_worlds() -> None:
+    """With racing, the hard bot answers a proposal (R8: a search of accept against
+    decline) as it does without, from the same first worlds, but stops sampling once
+    accepting is clearly worse: here an offer of 1 coin for a fresh fish, which it
+    counters (no deal yet, for the search)."""
+    state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[9, 3, 3])
+    apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
+    full = HardBot(5, time_limit=math.inf, wall_limit=math.inf, race_z=math.inf, lead_z=math.inf)
+    raced = HardBot(5, time_limit=math.inf, wall_limit=math.inf)
+    answer = decide(full, state, 1)
+    assert answer is not None and answer["type"] == "propose" and answer["counter"] == 1
+    assert decide(raced, state, 1) == answer
+    assert full.searches == raced.searches == 1
+    assert RACE_WORLDS <= raced.worlds < full.worlds, (raced.worlds, full.worlds)
 
 
 def test_hard_answers_a_proposal() -> None:
