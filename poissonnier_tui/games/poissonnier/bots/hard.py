@@ -498,7 +498,7 @@ def still_racing(scores: Sequence[Sequence[float]], racing: Sequence[int], z: fl
 
 
 def settled(scores: Sequence[Sequence[float]], racing: Sequence[int], z: float) -> bool:
-    """Whether a search can stop now: its outcome will not change with more worlds.
+    """Whether a search can stop now: more worlds would very likely not change its choice.
 
     It can when only the heuristic's move (index 0) is still raced
     (:func:`still_racing`), or when one other candidate is left and its mean gain
