@@ -445,10 +445,12 @@ class HardBot:
             try:
                 world = sample_state(view, self.rng)
                 row = []
+                last = racing[-1]
                 for i in racing:
-                    copy = world.copy()
-                    play(copy, candidates[i])
-                    row.append(win_chance(copy, seen.seat, noise))
+                    # Each candidate plays a copy of the world; the last one, the world itself.
+                    played = world if i == last else world.copy()
+                    play(played, candidates[i])
+                    row.append(win_chance(played, seen.seat, noise))
             except (IllegalAction, ValueError):
                 self.fallbacks += 1
                 return 0
