@@ -278,14 +278,26 @@ class HardBot:
         The medium heuristic's answer (accept, counter or decline) is compared
         with the other outcome: the deal settled (``accept``) against no deal.
         A counter counts as no deal, since the reply is unknown. The search
-        overrules the heuristic only with a clear gain (:func:`choose`).
+        overrules the heuristic only with a clear gain (:func:`choose`). An offer
+        that asks this seat to give fish for nothing (no coin, no special card) is
+        not searched: giving an opponent fish never helps, and in a search of few
+        worlds noise alone can make it look good.
         """
         pid: int = heuristic["proposal"] if "proposal" in heuristic else heuristic["counter"]
         accept: Wire = to_wire(Accept(pid))
         decline: Wire = to_wire(Decline(pid))
         accepts = heuristic["type"] == "accept"
-        candidates = [accept, decline] if accepts else [decline, accept]
         me = seen.seat
+        offer = next((o for o in seen.proposals if o.id == pid), None)
+        if (
+            not accepts
+            and offer is not None
+            and offer.seller == me
+            and offer.coins == 0
+            and offer.buyer_glacons == offer.buyer_arrivages == 0
+        ):
+            return heuristic
+        candidates = [accept, decline] if accepts else [decline, accept]
 
         def play(world: GameState, action: Wire) -> None:
             apply(world, me, parse_action(action))

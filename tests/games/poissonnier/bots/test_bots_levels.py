@@ -180,6 +180,23 @@ def test_racing_keeps_the_answer_and_samples_fewer_worlds() -> None:
     assert RACE_WORLDS <= raced.worlds < full.worlds, (raced.worlds, full.worlds)
 
 
+def test_hard_never_searches_a_gift_of_its_fish() -> None:
+    """§4: asked to give a fish for nothing, the hard bot keeps the heuristic's answer
+    without a search (in a search of few worlds, noise alone could make giving look
+    good); offered one coin, it searches."""
+    for seed in range(6):
+        state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"])
+        apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=0)))
+        hard = HardBot(seed, budget=0.2, time_limit=math.inf, wall_limit=math.inf)
+        answer = decide(hard, state, 1)
+        assert answer is not None and answer["type"] in ("decline", "propose"), answer
+        assert hard.searches == 0
+    state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"])
+    apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
+    assert decide(hard, state, 1) is not None
+    assert hard.searches == 1
+
+
 def test_hard_answers_a_proposal() -> None:
     """§4: a hard bot asked to sell answers: accept, counter or decline (its answer time is
     measured by ``scripts/bot_targets.py``)."""
