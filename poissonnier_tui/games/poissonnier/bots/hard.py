@@ -19,7 +19,8 @@ heuristics):
   own turn only "buy a crate or not" matters. Serve step (§3.4, §6): the best
   distinct serves by the medium heuristic's score. Answers to proposals
   (§4, R8): the deal settled against no deal (the heuristic's counter, if
-  any, stands for "no deal yet"). At most :data:`MAX_CANDIDATES`; a single
+  any, stands for "no deal yet"; an offer to take fish for nothing is not
+  searched). At most :data:`MAX_CANDIDATES`; a single
   candidate is played without search. The fill plan is searched once per
   fill step and then carried out move by move.
 * **Common random numbers.** Every candidate is played in the *same* sampled
@@ -35,7 +36,7 @@ heuristics):
   best candidate replaces the heuristic's only if its gain, world by world,
   exceeds :data:`GATE_Z` standard errors (in 200-game tuning runs of an
   earlier version: 63 % against the medium bot with the gate, 55 % without;
-  the published figures, 86 % of 400 games, are in the README).
+  the published figures are in the README).
 * **Racing.** After :data:`RACE_WORLDS` worlds, a candidate trailing the
   heuristic's move by :data:`RACE_Z` standard errors is no longer played
   (:func:`still_racing`). A search stops (:func:`settled`) when every other
@@ -295,8 +296,8 @@ class HardBot:
         A counter counts as no deal, since the reply is unknown. The search
         overrules the heuristic only with a clear gain (:func:`choose`). An offer
         that asks this seat to give fish for nothing (no coin, no special card) is
-        not searched: giving an opponent fish never helps, and in a search of few
-        worlds noise alone can make it look good.
+        not searched: giving an opponent fish hardly ever helps, and in a search of
+        few worlds noise alone can make it look good.
         """
         pid: int = heuristic["proposal"] if "proposal" in heuristic else heuristic["counter"]
         accept: Wire = to_wire(Accept(pid))
