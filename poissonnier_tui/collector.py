@@ -15,11 +15,22 @@ frees everything that is not in a cycle meanwhile, as always.
 Only the ``poissonnier`` command holds it (:mod:`poissonnier_tui.cli`), and only
 for the commands that open the TUI at once (solo and the home screen); every
 other command gets the collector back before it runs.
+
+The ``simulate`` and ``tournament`` commands (and the bot measurements behind
+them) pause it for the length of each headless game (:func:`paused`): a searching
+bot fills caches with tens of thousands of small objects that live for the game,
+and the collector's passes over them cost about 3 % of the CPU time of a
+hard-against-medium tournament (8 games played side by side each way, twice:
+13.3–13.6 s paused against 14.0 s), for no garbage (none was found in such
+games: everything they drop is freed by reference counting). It runs again
+between games.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Final
 
 LONGEST_HOLD: Final = 5.0
@@ -49,3 +60,18 @@ def release() -> None:
 def held() -> bool:
     """Whether :func:`hold` stopped automatic collections and they have not come back."""
     return _held
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No automatic collections inside the ``with`` block; back as before after it (even on
+    an exception). If they were off already, they stay off. Reference counting frees
+    everything not in a cycle meanwhile; a cycle made inside waits for the first
+    collection after the block."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

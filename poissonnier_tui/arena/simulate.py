@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from poissonnier_tui import collector
 from poissonnier_tui.arena.play import check_lineup, entry_of, play_game, tally_word
 from poissonnier_tui.arena.stats import game_seeds
 from poissonnier_tui.games import DEFAULT_GAME, GameEntry
@@ -204,7 +205,8 @@ def simulate(
     start = time.perf_counter()
     for game_seed in game_seeds(seed, games):
         agents = [entry.make_bot(kind, game_seed * 8 + seat) for seat, kind in enumerate(kinds)]
-        rec = play_game(game_seed, agents, game=entry, options=options)
+        with collector.paused():  # a game makes no cycles (poissonnier_tui/collector.py)
+            rec = play_game(game_seed, agents, game=entry, options=options)
         report.games += 1
         report.finished += rec.finished
         turns += rec.turns

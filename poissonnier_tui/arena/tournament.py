@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from poissonnier_tui import collector
 from poissonnier_tui.arena.play import (
     GameRecord,
     check_lineup,
@@ -254,7 +255,8 @@ def _play_scheduled(game: _Game) -> GameRecord:
     agents = [
         entry.make_bot(game.kinds[e], game.bot_seeds[e], budget=game.budget) for e in game.seats
     ]
-    return play_game(game.seed, agents, game=entry)
+    with collector.paused():  # a game makes no cycles (poissonnier_tui/collector.py)
+        return play_game(game.seed, agents, game=entry)
 
 
 def tournament_schedule(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -57,6 +58,20 @@ def test_a_shared_victory_credits_each_winner(monkeypatch: pytest.MonkeyPatch) -
     assert report.shared_victories == 4
     assert report.wins_by_kind == {"random": 8}
     assert report.mean_turns == 12
+
+
+def test_games_are_played_with_the_cyclic_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game runs with automatic collections off (poissonnier_tui/collector.py)."""
+    collecting: list[bool] = []
+
+    def spy(seed: int, agents: Any, **kwargs: Any) -> GameRecord:
+        collecting.append(gc.isenabled())
+        return play_game(seed, agents, **kwargs)
+
+    monkeypatch.setattr(sim, "play_game", spy)
+    assert gc.isenabled()
+    assert simulate(2, 3, seed=1, bot="random").finished == 3
+    assert collecting == [False, False, False] and gc.isenabled()
 
 
 def test_zero_games() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections import Counter
 from typing import Any
@@ -105,6 +106,23 @@ def test_shared_victories_credit_a_share(monkeypatch: pytest.MonkeyPatch) -> Non
     wins = Counter({e.label: e.wins for e in report.entrants})
     assert sum(wins.values()) == pytest.approx(8)
     assert all(w == pytest.approx(2) for w in wins.values())  # each seat won half of 2 games
+
+
+def test_games_are_played_with_the_cyclic_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game runs with automatic collections off (poissonnier_tui/collector.py); the
+    tournament gives them back afterwards."""
+    collecting: list[bool] = []
+    real = sim.play_game
+
+    def spy(seed: int, agents: Any, **kwargs: Any) -> GameRecord:
+        collecting.append(gc.isenabled())
+        return real(seed, agents, **kwargs)
+
+    monkeypatch.setattr(sim, "play_game", spy)
+    assert gc.isenabled()
+    report = tournament(2, 2, ["random", "easy"], seed=3)
+    assert report.games == 2 and collecting == [False, False]
+    assert gc.isenabled()
 
 
 @pytest.mark.parametrize(

@@ -240,6 +240,23 @@ def test_holding_leaves_a_collector_someone_else_turned_off_to_them() -> None:
     assert gc.isenabled() and not collector.held()
 
 
+def test_pausing_the_collector_gives_it_back_as_it_was_even_on_an_error() -> None:
+    assert gc.isenabled()
+    with collector.paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector.paused():
+        raise RuntimeError("a game that fails")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector.paused():
+            pass
+        assert not gc.isenabled()  # not ours to turn on
+    finally:
+        gc.enable()
+
+
 async def test_a_solo_table_comes_with_no_connecting_screen_before_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,6 +38,7 @@ from net.game import Agent
 from poissonnier_tui.arena import simulate as sim
 from poissonnier_tui.arena.play import play_game
 from poissonnier_tui.games.poissonnier.bots import HardBot, make_bot
+from poissonnier_tui.games.poissonnier.bots.hard import HOPE_Z
 from poissonnier_tui.games.poissonnier.match import PoissonnierMatch
 from poissonnier_tui.games.poissonnier.rules.actions import parse_action, to_wire
 from poissonnier_tui.games.poissonnier.rules.engine import (
@@ -126,7 +128,10 @@ BOT_GAMES = [
     (23, ("medium", "medium", "medium", "medium"), "3325b719db31cd6b"),
     (24, ("greedy", "medium", "random", "medium", "easy"), "4d13ffbf9ee8ced4"),
     (25, ("hard", "medium"), "71784a7981e737c4"),
-    (26, ("hard", "medium", "random"), "b9dfda45b75ec2a5"),
+    # Taken again when the hard bot stopped searching offers to give its fish for nothing
+    # (the random bot makes it one, and the search no longer draws its worlds), then when
+    # its searches came to drop hopeless candidates (still_hopeful).
+    (26, ("hard", "medium", "random"), "fdc6bc088e6d5e72"),
     # 4-player greedy and medium games, pinned before the greedy bot was made faster
     (27, ("greedy", "greedy", "greedy", "greedy"), "5fd27137da4d80c7"),
     (28, ("greedy", "medium", "greedy", "medium"), "a1d857c7277a7224"),
@@ -145,14 +150,22 @@ def test_bot_games_are_pinned(
     assert _bot_game(seed, agents, monkeypatch) == digest
 
 
-def test_a_racing_hard_game_is_pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("hope_z", "digest", "searches", "worlds"),
+    [(math.inf, "d8fd75fea6868de2", 39, 466), (HOPE_Z, "216511ea52bf531e", 55, 421)],
+)
+def test_a_racing_hard_game_is_pinned(
+    hope_z: float, digest: str, searches: int, worlds: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A hard bot with enough worlds per search for racing to stop some of its searches
-    early (budget 0.3; pinned when racing came in): the same searches, the same game.
-    (Without racing, ``race_z`` and ``lead_z`` set to ``math.inf``, this seed gives
-    another game, ``bf79d296a5c78f33`` in 36 searches of 497 worlds: the pin covers it.)"""
-    hard = HardBot(random.Random(29 * 8), budget=0.3, time_limit=1e9, wall_limit=1e9)
-    digest = _bot_game(29, [hard, make_bot("medium", 29 * 8 + 1)], monkeypatch)
-    assert (digest, hard.searches, hard.worlds) == ("d8fd75fea6868de2", 39, 466)
+    early (budget 0.3): the same searches, the same game. Without dropping hopeless
+    candidates (``hope_z`` = ``math.inf``), the game pinned when racing came in; with it,
+    the game pinned when that came in (the bot then plays differently from its first
+    searched answer on). (Without racing either, ``race_z`` and ``lead_z`` set to
+    ``math.inf`` too, this seed gives ``bf79d296a5c78f33`` in 36 searches of 497 worlds.)"""
+    hard = HardBot(random.Random(29 * 8), budget=0.3, time_limit=1e9, wall_limit=1e9, hope_z=hope_z)
+    played = _bot_game(29, [hard, make_bot("medium", 29 * 8 + 1)], monkeypatch)
+    assert (played, hard.searches, hard.worlds) == (digest, searches, worlds)
 
 
 def _simulate_summary(players: int, games: int, seed: int, bot: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from poissonnier_tui.games.poissonnier.bots.hard import (
     choose,
     noisy_winner,
     settled,
+    still_hopeful,
     still_racing,
 )
 from poissonnier_tui.games.poissonnier.bots.medium import inspector_chance, likely_queues
@@ -148,6 +149,33 @@ def test_still_racing_drops_only_candidates_clearly_behind_the_heuristic() -> No
     assert still_racing([heuristic, close], [0, 1], 0.5) == [0]
 
 
+def _around(centre: float, n: int) -> list[float]:
+    """``n`` outcomes ``centre ± 0.1``, alternately."""
+    return [centre + (0.1 if k % 2 else -0.1) for k in range(n)]
+
+
+def test_still_hopeful_drops_a_candidate_that_could_no_longer_pass_the_gate() -> None:
+    """A candidate about level with the heuristic's move stays while many of the search's
+    worlds are left (it might yet pass the gate) and is dropped when too few are; one
+    clearly ahead stays; in the last world the test is the gate's own (choose)."""
+    level6, level30 = _around(0.5, 6), _around(0.5, 30)  # mean gain 0
+    assert still_hopeful([[0.5] * 6, level6], [0, 1], 40, 1.0, 2.0) == [0, 1]  # 34 to go
+    assert still_hopeful([[0.5] * 30, level30], [0, 1], 40, 1.0, 2.0) == [0]  # 10 to go
+    assert still_hopeful([[0.5] * 30, level30], [0, 1], 40, 1.0, math.inf) == [0, 1]
+    ahead30 = _around(0.6, 30)  # mean gain 0.1, about 5 standard errors
+    assert still_hopeful([[0.5] * 30, level30, ahead30], [0, 1, 2], 40, 1.0, 2.0) == [0, 2]
+    behind6 = _around(0.43, 6)  # 0.07 behind after 6 of 40: dropped already
+    assert still_hopeful([[0.5] * 6, behind6], [0, 1], 40, 1.0, 2.0) == [0]
+    assert still_racing([[0.5] * 6, behind6], [0, 1], 2.0) == [0, 1]  # racing keeps it
+    assert still_hopeful([[0.5], [0.4]], [0, 1], 40, 1.0, 2.0) == [0, 1]  # one world: too early
+    # The last world: kept exactly when the gate would play it.
+    slightly = _around(0.51, 30)  # mean gain 0.01, under one standard error
+    for candidate in (level30, slightly, ahead30):
+        kept = still_hopeful([[0.5] * 30, candidate], [0, 1], 30, 1.0, 2.0) == [0, 1]
+        assert kept == (choose([[0.5] * 30, candidate], 1.0) == 1)
+    assert choose([[0.5] * 30, ahead30], 1.0) == 1 and choose([[0.5] * 30, slightly], 1.0) == 0
+
+
 def test_a_search_is_settled_when_one_move_is_left_or_one_leads_clearly() -> None:
     """A search stops once only the heuristic's move is raced, or once the one other
     candidate left leads it by z standard errors; not while two others are left."""
@@ -171,13 +199,37 @@ def test_racing_keeps_the_answer_and_samples_fewer_worlds() -> None:
     counters (no deal yet, for the search)."""
     state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"], coins=[9, 3, 3])
     apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
-    full = HardBot(5, time_limit=math.inf, wall_limit=math.inf, race_z=math.inf, lead_z=math.inf)
+    full = HardBot(
+        5,
+        time_limit=math.inf,
+        wall_limit=math.inf,
+        race_z=math.inf,
+        lead_z=math.inf,
+        hope_z=math.inf,
+    )
     raced = HardBot(5, time_limit=math.inf, wall_limit=math.inf)
     answer = decide(full, state, 1)
     assert answer is not None and answer["type"] == "propose" and answer["counter"] == 1
     assert decide(raced, state, 1) == answer
     assert full.searches == raced.searches == 1
     assert RACE_WORLDS <= raced.worlds < full.worlds, (raced.worlds, full.worlds)
+
+
+def test_hard_never_searches_a_gift_of_its_fish() -> None:
+    """§4: asked to give a fish for nothing, the hard bot keeps the heuristic's answer
+    without a search (in a search of few worlds, noise alone could make giving look
+    good); offered one coin, it searches."""
+    for seed in range(6):
+        state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"])
+        apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=0)))
+        hard = HardBot(seed, budget=0.2, time_limit=math.inf, wall_limit=math.inf)
+        answer = decide(hard, state, 1)
+        assert answer is not None and answer["type"] in ("decline", "propose"), answer
+        assert hard.searches == 0
+    state = _serve_table(3, [[["F01"]], [["T01"]], [[]]], ["C09", "C16", "C18"])
+    apply_wire(state, 0, to_wire(Propose(1, ((0, 1),), coins=1)))
+    assert decide(hard, state, 1) is not None
+    assert hard.searches == 1
 
 
 def test_hard_answers_a_proposal() -> None:
