@@ -19,7 +19,7 @@ heuristics):
   own turn only "buy a crate or not" matters. Serve step (§3.4, §6): the best
   distinct serves by the medium heuristic's score. Answers to proposals
   (§4, R8): the deal settled against no deal (the heuristic's counter, if
-  any, stands for "no deal yet"; an offer to take fish for nothing is not
+  any, stands for "no deal yet"; an offer to take its fish for nothing is not
   searched). At most :data:`MAX_CANDIDATES`; a single
   candidate is played without search. The fill plan is searched once per
   fill step and then carried out move by move.
