@@ -21,6 +21,10 @@ TUI cold start → first table frame     a minimal Textual app's cold start → 
 200 four-bot tables, loop ping p99     the same ping on an idle event loop
 =====================================  =============================================
 
+The server figure and its anchor run on one event loop in turns of 25 actions
+(after 20 unmeasured on each), so that the machine's load, which moves within
+seconds on a shared host, weighs on both alike (:func:`fanout_side_by_side`).
+
 Engine and simulate figures are CPU time of this process (the machine this
 runs on is shared: wall time there measures the neighbours too); the server
 and TUI figures are wall time, as a player feels them. A *warm* start is
@@ -317,16 +321,31 @@ def _settle() -> None:
     settle_heap()
 
 
-async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
-    """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22
-    clients (:class:`net.client.TableClient`) have handed the view on.
+FAN_WARMUP = 20
+"""Rounds the side-by-side fan-out plays on each server before it measures
+(:func:`fanout_side_by_side`): the first action of a table takes 2-4 ms (its log's
+descriptor, caches, the first frames of 22 connections), as no later one does."""
+FAN_BLOCK = 25
+"""Rounds measured on one server before the other takes its turn: the machine's load,
+which moves within seconds on a shared host, then weighs on both alike."""
 
-    Returns the latencies, the last frames the three kinds of recipient got (for
-    the anchor's frames of the same size) and the table's game (for :func:`lean_fanout`).
-    """
+
+@dataclass(slots=True)
+class BenchTable:
+    """:func:`bench_table`'s running table and its 22 clients (players first)."""
+
+    server: TableServer
+    clients: list[TableClient]
+    actions: int = 0
+    """Actions seat 0 has sent: ready, unready, ready…"""
+
+
+@contextlib.asynccontextmanager
+async def bench_table() -> AsyncIterator[BenchTable]:
+    """The server figure's table (:func:`_fanout_table`), running, with 2 players and 20
+    spectators connected (:class:`net.client.TableClient`, players first) who have all
+    had the first view; every client closed on exit."""
     game, server = _fanout_table()
-    latencies: list[float] = []
-    frames: list[bytes] = []
     async with server:
 
         async def connect(name: str, role: str) -> TableClient:
@@ -344,23 +363,81 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
         everyone = players + watchers
         try:
             await _all_views(everyone, 0)
-            _settle()
-            rev = server.rev
-            for i in range(samples):
-                action = {"type": "ready" if i % 2 == 0 else "unready"}
-                start = time.perf_counter()
-                await players[0].send_action(action)
-                rev += 1
-                arrivals = await _all_views(everyone, rev)
-                latencies.append((max(arrivals) - start) * 1000)
-            frames = [
-                encode({"type": "view", "rev": rev, "view": game_view(server, s)})
-                for s in (0, 1, *([None] * 20))
-            ]
+            yield BenchTable(server, everyone)
         finally:
             for c in everyone:
                 await c.close()
-    return latencies, frames, server._table  # the lean model plays on where it stopped
+
+
+async def table_rounds(bench: BenchTable, count: int) -> list[float]:
+    """``count`` rounds on :func:`bench_table`'s table: its seat 0 readies, unreadies,
+    readies…; ms from each action's send until all 22 clients have handed on the view
+    of its revision."""
+    latencies: list[float] = []
+    clients = bench.clients
+    rev = bench.server.rev
+    for _ in range(count):
+        action = {"type": "ready" if bench.actions % 2 == 0 else "unready"}
+        bench.actions += 1
+        start = time.perf_counter()
+        await clients[0].send_action(action)
+        rev += 1
+        arrivals = await _all_views(clients, rev)
+        latencies.append((max(arrivals) - start) * 1000)
+    return latencies
+
+
+def table_frames(server: TableServer) -> list[bytes]:
+    """The frames :func:`bench_table`'s table sends now: seat 0, seat 1, 20 spectators."""
+    return [
+        encode({"type": "view", "rev": server.rev, "view": game_view(server, s)})
+        for s in (0, 1, *([None] * 20))
+    ]
+
+
+async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
+    """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22
+    clients (:class:`net.client.TableClient`) have handed the view on.
+
+    Returns the latencies, the last frames the three kinds of recipient got (for
+    the anchor's frames of the same size) and the table's game (for :func:`lean_fanout`).
+    """
+    async with bench_table() as bench:
+        _settle()
+        latencies = await table_rounds(bench, samples)
+        frames = table_frames(bench.server)
+    return latencies, frames, bench.server._table  # the lean model plays on where it stopped
+
+
+async def fanout_side_by_side(
+    samples: int, *, warmup: int = FAN_WARMUP, block: int = FAN_BLOCK
+) -> tuple[list[float], list[float], list[bytes], Table]:
+    """The server figure and its anchor measured in turns on one loop: :func:`bench_table`
+    and :func:`bare_fanout`'s server, both running; ``warmup`` rounds on each first, then
+    ``block`` rounds on the table, ``block`` on the bare server, and so on until each has
+    ``samples``. The bare server sends the table's own frames (as they were after the
+    warm-up: 1.27-1.33 kB).
+
+    Returns:
+        The table's latencies and the bare fan-out's (ms, ``samples`` each), the table's
+        last frames and its game (for :func:`lean_fanout`).
+    """
+    async with bench_table() as bench:
+        await table_rounds(bench, warmup)
+        frames = table_frames(bench.server)
+        async with bare_server(_bare_serve(frames), len(frames)) as peers:
+            await _bare_rounds(peers, warmup)
+            _settle()
+            table: list[float] = []
+            bare: list[float] = []
+            while len(table) < samples:
+                count = min(block, samples - len(table))
+                table += await table_rounds(bench, count)
+                bare += await _bare_rounds(peers, count)
+        if bench.actions % 2:
+            await table_rounds(bench, 1)  # seat 0 unready, as lean_fanout's first frame expects
+        frames = table_frames(bench.server)
+    return table, bare, frames, bench.server._table  # the lean model plays on where it stopped
 
 
 def ready_frame(i: int) -> bytes:
@@ -483,12 +560,8 @@ async def fan_rounds(
     return latencies
 
 
-async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
-    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
-
-    Each peer reads length-prefixed frames and decodes them with msgpack, as a
-    client does; the figure is the time until the last peer has decoded its frame.
-    """
+def _bare_serve(frames: list[bytes]) -> Serve:
+    """The anchor's server: on each small frame from a peer, ``frames`` written to the peers."""
 
     async def serve(reader: asyncio.StreamReader, writers: list[asyncio.StreamWriter]) -> None:
         while True:
@@ -496,8 +569,22 @@ async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
             for w, frame in zip(writers, frames, strict=False):
                 w.write(frame)
 
-    async with bare_server(serve, len(frames)) as peers:
-        return await fan_rounds(peers, samples, lambda _i: b"\0\0\0\0", msgpack.unpackb)
+    return serve
+
+
+async def _bare_rounds(peers: list[Streams], samples: int) -> list[float]:
+    """:func:`fan_rounds` on :func:`_bare_serve`'s peers, each decoding with msgpack."""
+    return await fan_rounds(peers, samples, lambda _i: b"\0\0\0\0", msgpack.unpackb)
+
+
+async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
+    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
+
+    Each peer reads length-prefixed frames and decodes them with msgpack, as a
+    client does; the figure is the time until the last peer has decoded its frame.
+    """
+    async with bare_server(_bare_serve(frames), len(frames)) as peers:
+        return await _bare_rounds(peers, samples)
 
 
 Sync = Literal["thread", "loop", "none"]
@@ -597,12 +684,14 @@ def server_figures(samples: int) -> list[Figure]:
     then the same server with raw clients, and the lean model of the same work
     (:func:`lean_fanout`) synced in a thread, on the loop, not at all, and with
     peers that do not check their frames."""
-    latencies, frames, table = asyncio.run(server_fanout(samples))
+    latencies, bare, frames, table = asyncio.run(fanout_side_by_side(samples))
     raw_clients = asyncio.run(server_fanout_raw_clients(samples))
-    bare = asyncio.run(bare_fanout(frames, samples))
     lean = {sync: asyncio.run(lean_fanout(table, samples, sync)) for sync in get_args(Sync)}
     trusting = asyncio.run(lean_fanout(table, samples, "thread", checked=False))
-    note = f"{samples} actions; frames {min(map(len, frames))}–{max(map(len, frames))} B"
+    note = (
+        f"{samples} actions, in turns of {FAN_BLOCK} with the anchor's, after {FAN_WARMUP}"
+        f" unmeasured; frames {min(map(len, frames))}–{max(map(len, frames))} B"
+    )
     lean_note = "the same work, lean (lean_fanout)"
     return [
         Figure(
