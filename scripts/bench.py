@@ -323,11 +323,15 @@ def _settle() -> None:
 
 FAN_WARMUP = 20
 """Rounds the side-by-side fan-out plays on each server before it measures
-(:func:`fanout_side_by_side`): the first action of a table takes 2-4 ms (its log's
-descriptor, caches, the first frames of 22 connections), as no later one does."""
+(:func:`fanout_side_by_side`): a table's first action took 1.9-3.6 ms in ten runs,
+against 0.8-0.9 ms at the median (the log's descriptor, caches, the first frames of
+22 connections), and was one of the three slowest samples a p99 of 300 reads."""
 FAN_BLOCK = 25
 """Rounds measured on one server before the other takes its turn: the machine's load,
-which moves within seconds on a shared host, then weighs on both alike."""
+which moves within seconds on a shared host, then weighs on both alike. Each turn
+begins with one more round, not measured: the first after a switch runs on caches the
+other server's rounds have cooled (it was the slowest of its turn on both sides, and
+12 such rounds of 300 set the p99)."""
 
 
 @dataclass(slots=True)
@@ -414,8 +418,8 @@ async def fanout_side_by_side(
 ) -> tuple[list[float], list[float], list[bytes], Table]:
     """The server figure and its anchor measured in turns on one loop: :func:`bench_table`
     and :func:`bare_fanout`'s server, both running; ``warmup`` rounds on each first, then
-    ``block`` rounds on the table, ``block`` on the bare server, and so on until each has
-    ``samples``. The bare server sends the table's own frames (as they were after the
+    turns of ``block`` measured rounds on the table, ``block`` on the bare server, and so
+    on until each has ``samples``, each turn after one round not measured. The bare server sends the table's own frames (as they were after the
     warm-up: 1.27-1.33 kB).
 
     Returns:
@@ -432,8 +436,8 @@ async def fanout_side_by_side(
             bare: list[float] = []
             while len(table) < samples:
                 count = min(block, samples - len(table))
-                table += await table_rounds(bench, count)
-                bare += await _bare_rounds(peers, count)
+                table += (await table_rounds(bench, 1 + count))[1:]
+                bare += (await _bare_rounds(peers, 1 + count))[1:]
         if bench.actions % 2:
             await table_rounds(bench, 1)  # seat 0 unready, as lean_fanout's first frame expects
         frames = table_frames(bench.server)
