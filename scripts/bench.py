@@ -22,8 +22,9 @@ TUI cold start → first table frame     a minimal Textual app's cold start → 
 =====================================  =============================================
 
 The server figure and its anchor run on one event loop in turns of 25 actions
-(after 20 unmeasured on each), so that the machine's load, which moves within
-seconds on a shared host, weighs on both alike (:func:`fanout_side_by_side`).
+(after 20 unmeasured on each, and one at the start of each turn), so that the
+machine's load, which moves within seconds on a shared host, weighs on both alike
+(:func:`fanout_side_by_side`).
 
 Engine and simulate figures are CPU time of this process (the machine this
 runs on is shared: wall time there measures the neighbours too); the server
@@ -286,7 +287,7 @@ async def _next_view(client: TableClient, rev: int) -> float:
 
 async def _all_views(clients: list[TableClient], rev: int, timeout: float = 10.0) -> list[float]:
     """When each of ``clients`` got a view of revision ``rev`` or later. One timeout
-    for them all, as the anchor (:func:`bare_fanout`) has: the harness costs both the same."""
+    for them all, as the anchor (:func:`_bare_rounds`) has: the harness costs both the same."""
     return await asyncio.wait_for(asyncio.gather(*(_next_view(c, rev) for c in clients)), timeout)
 
 
@@ -417,9 +418,10 @@ async def fanout_side_by_side(
     samples: int, *, warmup: int = FAN_WARMUP, block: int = FAN_BLOCK
 ) -> tuple[list[float], list[float], list[bytes], Table]:
     """The server figure and its anchor measured in turns on one loop: :func:`bench_table`
-    and :func:`bare_fanout`'s server, both running; ``warmup`` rounds on each first, then
-    turns of ``block`` measured rounds on the table, ``block`` on the bare server, and so
-    on until each has ``samples``, each turn after one round not measured. The bare server sends the table's own frames (as they were after the
+    and the anchor's server (:func:`_bare_serve`), both running; ``warmup`` rounds on
+    each first, then turns of ``block`` measured rounds on the table, ``block`` on the
+    bare server, and so on until each has ``samples``, each turn after one round not
+    measured. The bare server sends the table's own frames (as they were after the
     warm-up: 1.27-1.33 kB).
 
     Returns:
@@ -565,7 +567,10 @@ async def fan_rounds(
 
 
 def _bare_serve(frames: list[bytes]) -> Serve:
-    """The anchor's server: on each small frame from a peer, ``frames`` written to the peers."""
+    """The anchor, a bare asyncio server: on each small frame from a peer, ``frames``
+    written to the 22 peers. Each peer reads length-prefixed frames and decodes them
+    with msgpack, as a client does (:func:`_bare_rounds`); the figure is the time until
+    the last peer has decoded its frame."""
 
     async def serve(reader: asyncio.StreamReader, writers: list[asyncio.StreamWriter]) -> None:
         while True:
@@ -579,16 +584,6 @@ def _bare_serve(frames: list[bytes]) -> Serve:
 async def _bare_rounds(peers: list[Streams], samples: int) -> list[float]:
     """:func:`fan_rounds` on :func:`_bare_serve`'s peers, each decoding with msgpack."""
     return await fan_rounds(peers, samples, lambda _i: b"\0\0\0\0", msgpack.unpackb)
-
-
-async def bare_fanout(frames: list[bytes], samples: int) -> list[float]:
-    """The anchor: a bare asyncio server that, on one small frame, writes ``frames`` to 22 peers.
-
-    Each peer reads length-prefixed frames and decodes them with msgpack, as a
-    client does; the figure is the time until the last peer has decoded its frame.
-    """
-    async with bare_server(_bare_serve(frames), len(frames)) as peers:
-        return await _bare_rounds(peers, samples)
 
 
 Sync = Literal["thread", "loop", "none"]
