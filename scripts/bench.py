@@ -688,8 +688,9 @@ def server_figures(samples: int) -> list[Figure]:
     lean = {sync: asyncio.run(lean_fanout(table, samples, sync)) for sync in get_args(Sync)}
     trusting = asyncio.run(lean_fanout(table, samples, "thread", checked=False))
     note = (
-        f"{samples} actions, in turns of {FAN_BLOCK} with the anchor's, after {FAN_WARMUP}"
-        f" unmeasured; frames {min(map(len, frames))}–{max(map(len, frames))} B"
+        f"{samples} actions, in turns of {FAN_BLOCK} with the anchor's (each after 1 and the"
+        f" first after {FAN_WARMUP} unmeasured); frames {min(map(len, frames))}–"
+        f"{max(map(len, frames))} B"
     )
     lean_note = "the same work, lean (lean_fanout)"
     return [
