@@ -79,8 +79,15 @@ FILL_MOVES_MAX = 100
 careful player rearranges a hand of a dozen fish in well under 30 moves; the cap
 stops a seat from flooding the table's log with moves that change nothing."""
 
+OPEN_PROPOSALS_MAX = 20
+"""Proposals of one seat's own that may be open at once (R26, RULES.md §10); a counter
+counts like any other. A table of people keeps a handful open; the cap bounds what
+every view carries (each open proposal is named in it, R24), which a seat proposing
+without pause would otherwise grow past what the table can send."""
+
 __all__ = [
     "FILL_MOVES_MAX",
+    "OPEN_PROPOSALS_MAX",
     "apply",
     "apply_wire",
     "legal_actions",
@@ -673,6 +680,13 @@ def _propose(state: GameState, seat: int, action: Propose) -> None:
         raise IllegalAction(
             "bad_seller", "§4", "the seller must be another player than the active one"
         )
+    if sum([p.proposer == seat for p in state.proposals]) >= OPEN_PROPOSALS_MAX:
+        raise IllegalAction(
+            "too_many_proposals",
+            "R26",
+            "you have {n} proposals open; wait for answers or withdraw one",
+            {"n": OPEN_PROPOSALS_MAX},
+        )
     sold = action.fish
     if not sold and not action.seller_glacons and not action.seller_arrivages:
         raise IllegalAction("empty_deal", "§4", "a deal gives the buyer at least one fish or card")
@@ -954,7 +968,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     (freshness, crate) pair, and ``propose`` one crate's fish of one freshness
     (1..all of them) at each price 0..min(the buyer's coins, 6), with no
     special cards: the active seat asking any other seat's crates, and in the
-    serve step every other seat offering its own crates unasked (§4).
+    serve step every other seat offering its own crates unasked (§4); no
+    ``propose`` for a seat with :data:`OPEN_PROPOSALS_MAX` of its own open (R26).
     Every listed action is accepted by :func:`apply`.
 
     Returns:
@@ -1000,6 +1015,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return out
     # Serve phase.
     active = state.active
+    own = 0  # the seat's own open proposals (R26)
     for p in state.proposals:
         proposer = p.proposer
         # answerer(p, active), inlined: the seller answers unless it proposed.
@@ -1007,7 +1023,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             out += _ANSWERS[p.id]
         if seat == proposer:
             out.append(_WITHDRAWALS[p.id])
+            own += 1
+    may_propose = own < OPEN_PROPOSALS_MAX
     if seat != active:
+        if not may_propose:
+            return out
         # Unasked offers to the active player (§4): sampled like the buyer's family.
         buyer_coins = state.seats[active].coins
         out += _proposals(
@@ -1018,6 +1038,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return out
     out.append(_END_TURN)
     out += _serve_actions(state, seat)
+    if not may_propose:
+        return out
     coins = s.coins
     price_cap = coins if coins < ENUMERATED_MAX_PRICE else ENUMERATED_MAX_PRICE
     for other, o in enumerate(state.seats):

@@ -55,6 +55,7 @@ REFUSALS: Final[Mapping[str, str]] = {
     "few_arrivages": N_("you do not hold that many arrivages"),
     "deal_not_serve": N_("deals are made only while the active player serves"),
     "deal_party": N_("you can only deal with the active player, as seller"),
+    "too_many_proposals": N_("you have {n} proposals open; wait for answers or withdraw one"),
     "bad_seller": N_("the seller must be another player than the active one"),
     "empty_deal": N_("a deal gives the buyer at least one fish or card"),
     "bad_deal": N_("a crate is named twice"),

@@ -16,7 +16,12 @@ from poissonnier_tui.games.poissonnier.rules.actions import (
     Serve,
     Withdraw,
 )
-from poissonnier_tui.games.poissonnier.rules.engine import legal_actions, volunteers, waiting_on
+from poissonnier_tui.games.poissonnier.rules.engine import (
+    OPEN_PROPOSALS_MAX,
+    legal_actions,
+    volunteers,
+    waiting_on,
+)
 from poissonnier_tui.games.poissonnier.rules.state import GameState, Phase
 from poissonnier_tui.games.poissonnier.rules.view import view_for
 from poissonnier_tui.games.poissonnier.ui.snapshot import TableSnapshot
@@ -330,3 +335,39 @@ def test_each_proposal_in_the_view_names_its_answerer_read_alike_everywhere() ->
     assert match.timeout_action(1) == {"type": "decline", "proposal": 1}
     assert match.timeout_action(0) == {"type": "decline", "proposal": 2}
     assert match.timeout_action(2) is None
+
+
+def test_open_proposals_are_capped_per_seat() -> None:
+    """R26 (RULES.md §10): a seat keeps at most OPEN_PROPOSALS_MAX proposals of its own
+    open; one more is refused and changes nothing, legal_actions lists no propose for
+    it, the others may still propose, and a withdrawal makes room again."""
+    state = _market()
+    ask = Propose(1, ((0, 1),), coins=1)
+    for _ in range(OPEN_PROPOSALS_MAX):
+        act(state, 0, ask)  # the same terms again are no error: each is its own offer
+    assert len(state.proposals) == OPEN_PROPOSALS_MAX == 20
+    assert_illegal(state, 0, ask, "too_many_proposals", "R26")
+    assert_illegal(state, 0, Propose(2, ((0, 1),)), "too_many_proposals", "R26")
+    kinds = {type(a) for a in legal_actions(state, 0)}
+    assert Propose not in kinds and {EndTurn, Withdraw} <= kinds
+    offers = [a for a in legal_actions(state, 2) if isinstance(a, Propose)]
+    assert offers  # seat 2's own count is 0: it may still offer to the active player
+    act(state, 2, offers[0])
+    first = state.proposals[0].id
+    act(state, 0, Withdraw(first))
+    act(state, 0, ask)
+    assert sum(p.proposer == 0 for p in state.proposals) == OPEN_PROPOSALS_MAX
+    assert_conserved(state)
+
+
+def test_a_counter_counts_against_the_cap() -> None:
+    """R26: a counter-offer is a proposal of the seat that makes it; at the cap it is
+    refused too, and the proposal it would have answered stays open."""
+    state = _market()
+    for _ in range(OPEN_PROPOSALS_MAX):
+        act(state, 1, Propose(1, ((1, 1),), coins=0))  # seat 1 offers its crate 2
+    act(state, 0, Propose(1, ((0, 1),), coins=1))
+    asked = state.proposals[-1].id
+    counter = Propose(1, ((0, 1),), coins=2, counter=asked)
+    assert_illegal(state, 1, counter, "too_many_proposals", "R26")
+    assert state.proposals[-1].id == asked
