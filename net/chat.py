@@ -71,8 +71,9 @@ class Said:
         name: The speaker's name as the table shows it.
         text: The cleaned message (1 to :data:`CHAT_MAX` characters, no
             control characters).
-        after: How many actions the match had taken when it was said (the
-            view ``rev``; 0 in the lobby), so a replay shows it at its step.
+        after: How many actions the match had taken when it was said (0 in the
+            lobby), so a replay of the log shows it at its step. Relayed as 0: a
+            listener told it would count moves it may not hear of (R15).
     """
 
     TYPE: ClassVar[str] = "said"

@@ -361,10 +361,14 @@ class View:
     answers_in_ms?: [{id: int, ms: int}, ...]}`` (left out when empty).
 
     Sent only when what the recipient may see changed (its view or the time
-    limit), so ``rev`` may skip numbers: other seats' private moves send nothing.
+    limit): other seats' private moves send nothing.
 
     Attributes:
-        rev: 0 when the match starts, plus one per accepted action.
+        rev: 0 when the match starts, plus one per accepted action that changed
+            what the recipient's seat (or the spectators) may see: another seat's
+            private move (RULES.md R15) is not counted
+            (``net.server.TableServer.rev_for``). So ``rev`` may also stay the
+            same when only the time limit changed.
         view: Exactly ``Match.view(seat)`` for the recipient's seat.
         ends_in_ms: Milliseconds, counted from when the frame was sent, until
             the time limit of the step or turn in play runs out (then the

@@ -343,6 +343,10 @@ class TableServer:
         self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
         self._outbox = Outbox(self._record_failed)  # every connection's gate
+        # Per recipient group (a seat; None: the spectators): its view as the last
+        # action left it, and how many actions left it unchanged (see _note_heard).
+        self._views_heard: dict[int | None, bytes] = {}
+        self._unheard: dict[int | None, int] = {}
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
         self._code_guard = code_guard or CodeGuard()
@@ -1066,7 +1070,9 @@ class TableServer:
                 await self.on_chat(said)
             except Exception:
                 log.exception("on_chat failed; the message is relayed unrecorded.")
-        frame = encode(said.to_wire())
+        # Its place among the actions (``after``) is for the log: a listener told it
+        # would learn of moves it may not hear of (R15; see _note_heard).
+        frame = encode(replace(said, after=0).to_wire())
         for other in self._clients:
             if self._chat.reaches(said, other.seat):
                 other.conn.send_frame(frame)
@@ -1283,7 +1289,7 @@ class TableServer:
             self._keeper.note_action(seat)
             self._keeper.update()  # first: the views carry the new time limit
             self._answers.update()  # and the offers' deadlines
-            self._broadcast_views()
+            self._broadcast_views(self._note_heard())
             if self._presence_of() != self._presence:
                 self._send_lobby()  # an absent seat's countdown started, stopped or moved
             if self._table.phase == "over":
@@ -1318,7 +1324,9 @@ class TableServer:
         self._changed()
         self._keeper.update()  # first: the views carry the step's time limit
         self._answers.update()
-        self._broadcast_views()
+        self._views_heard.clear()  # a new match: its revisions count from its first views
+        self._unheard.clear()
+        self._broadcast_views(self._note_heard())
         if self._table.phase == "over":
             self._over.set()
 
@@ -1376,13 +1384,49 @@ class TableServer:
             )
         return tuple(infos)
 
-    def _broadcast_views(self) -> None:
+    def _note_heard(self) -> dict[int | None, tuple[Wire, bytes]]:
+        """After an accepted action, count it against every recipient group (each seat,
+        and the spectators: ``None``) whose view it left as it was: that group cannot
+        know of it (another seat's private move, R15), so the revision its views carry
+        (:meth:`rev_for`) does not count it either: a revision that did would tell
+        how often the others rearranged their crates. Called once more as a match
+        starts, with the counts cleared, to keep its first views. (A table resumed
+        from its log starts them at 0: its first views tell the number of actions
+        logged, as the log's own length does.)
+
+        Returns:
+            Each group's view now and its bytes (for :meth:`_broadcast_views`); a
+            group whose view cannot be built is left out, and counts the action as heard.
+        """
+        views: dict[int | None, tuple[Wire, bytes]] = {}
+        for group in (*range(self._table.seat_count), None):
+            try:
+                view = self._table.view(group)
+                packed: bytes = msgpack.packb(view, use_bin_type=True)
+            except Exception:
+                continue  # _view_frame logs it when a recipient needs this view
+            if packed == self._views_heard.get(group):
+                self._unheard[group] = self._unheard.get(group, 0) + 1
+            self._views_heard[group] = packed
+            views[group] = view, packed
+        return views
+
+    def rev_for(self, group: int | None) -> int:
+        """The revision the views of ``group`` (a seat; ``None``: the spectators) carry:
+        :attr:`rev`, less the accepted actions that left that group's view as it was
+        (another seat's private move, R15), which it cannot know of."""
+        return self._table.rev - self._unheard.get(group, 0)
+
+    def _broadcast_views(
+        self, built: Mapping[int | None, tuple[Wire, bytes]] | None = None
+    ) -> None:
         """Send each client its view, only if what it may see changed since its last one.
 
         Nothing goes to a client whose view and time limit are as it last saw
         them: another seat's private move (R15) must not even be heard of. Each
         seat's view (and the spectators' one) is built and packed once for all
-        its recipients, and the time limits once for everyone.
+        its recipients (``built``: those :meth:`_note_heard` built already), and
+        the time limits once for everyone.
         """
         now = self._keeper.now()  # one clock read: every screen counts down the same time
         try:
@@ -1395,7 +1439,9 @@ class TableServer:
         for client in self._clients:
             seat = client.seat
             if seat not in frames:
-                frames[seat] = self._view_frame(seat, now, times)
+                frames[seat] = self._view_frame(
+                    seat, now, times, None if built is None else built.get(seat)
+                )
             shown = frames[seat]
             if shown is not None and shown[0] != client.last_view:
                 client.last_view = shown[0]
@@ -1413,20 +1459,28 @@ class TableServer:
         return said, ends_in, tuple(self._answers.left_ms(now))
 
     def _view_frame(
-        self, seat: int | None, now: float, times: _Times | None = None
+        self,
+        seat: int | None,
+        now: float,
+        times: _Times | None = None,
+        built: tuple[Wire, bytes] | None = None,
     ) -> tuple[bytes, bytes] | None:
         """``(what it shows, frame)``: the ``view`` frame for ``seat``, the only game
         data that leaves, and the bytes of its view and deadlines, to tell whether
         anything the recipient may see changed. ``now`` (the keeper's clock) is when
         the frame is sent: the time left in it is counted from then, so frames built
         with the same ``now`` tell every recipient the same time left. ``times``:
-        :meth:`_times` at ``now``, if already read. The view is packed once, for both.
-        ``None`` (and a log entry) when the view cannot be built or sent."""
+        :meth:`_times` at ``now``, if already read; ``built``: the view now and its
+        bytes, if already built. The view is packed once, for both. ``None`` (and a log
+        entry) when the view cannot be built or sent."""
         try:
             said, ends_in, left = self._times(now) if times is None else times
-            view = self._table.view(seat)
-            packed: bytes = msgpack.packb(view, use_bin_type=True)
-            frame = encode_view(View(self._table.rev, view, ends_in, left), packed)
+            if built is None:
+                view = self._table.view(seat)
+                packed: bytes = msgpack.packb(view, use_bin_type=True)
+            else:
+                view, packed = built
+            frame = encode_view(View(self.rev_for(seat), view, ends_in, left), packed)
             return packed + said, frame
         except Exception:
             log.exception("Cannot build the view for seat %s.", seat)

@@ -10,7 +10,9 @@ from the server side, what was hidden at every revision, then proves:
   another hand, in another seat's crates, a crate marker, or the deck
   (RULES.md §9, docs/ARCHITECTURE.md "one door");
 * no frame to the spectator names any fish card at all, nor a client card
-  that was in the client deck (outside the public log).
+  that was in the client deck (outside the public log);
+* each frame's revision counts only the actions that changed its recipient's
+  view (R15: the others' private moves are not even counted).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import asyncio
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+import msgpack
+from told import revisions_for, told_revisions
 
 from net.client import TableClient
 from net.messages import ServerMessage, View
@@ -78,12 +83,14 @@ def hidden_from(state: GameState, seat: int | None) -> set[str]:
 async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> None:
     hidden: list[list[set[str]]] = []  # per revision, per seat (index PLAYERS: spectator)
     client_decks: list[set[str]] = []
+    views: list[list[bytes]] = []  # per revision, per seat then the spectator: packed
 
     def record() -> None:
         assert game.match is not None
         state = game.match.state
         hidden.append([hidden_from(state, s) for s in range(PLAYERS)] + [hidden_from(state, None)])
         client_decks.append(set(state.client_deck))
+        views.append([msgpack.packb(game.match.view(s)) for s in (*range(PLAYERS), None)])
 
     game = RecordingGame(record)
 
@@ -147,16 +154,24 @@ async def test_four_bots_and_a_spectator_over_tcp_agree_and_leak_nothing() -> No
     deals = [e for f in frames[PLAYERS] for e in f.view["log"] if e["t"] == "deal"]
     assert len(frames[0]) > 50  # a whole game's worth of views reached seat 0
 
+    # Each frame's revision counts only the actions that changed what its recipient
+    # sees (R15: the others' private moves are not even counted): it names the table
+    # revisions it stands for, at each of which the recipient's view was this one.
+    told = told_revisions(views)
+    assert all(told[-1][g] < len(views) - 1 for g in range(PLAYERS + 1))  # moves unheard
     checked = 0
-    for index, views in frames.items():
-        for frame in views:
-            forbidden = hidden[frame.rev][index]
+    for index, seen in frames.items():
+        for frame in seen:
+            revs = revisions_for(told, index, frame.rev)
+            assert revs and all(msgpack.packb(frame.view) == views[r][index] for r in revs)
             found = {s for s in strings(frame.view) if FISH_ID.match(s)}
-            assert not found & forbidden, (index, frame.rev, found & forbidden)
-            if index == PLAYERS:
-                assert not found, f"spectator saw fish ids {found} at rev {frame.rev}"
-                public = {k: v for k, v in frame.view.items() if k != "log"}
-                assert not set(strings(public)) & client_decks[frame.rev]
+            for r in revs:
+                forbidden = hidden[r][index]
+                assert not found & forbidden, (index, frame.rev, r, found & forbidden)
+                if index == PLAYERS:
+                    assert not found, f"spectator saw fish ids {found} at rev {frame.rev}"
+                    public = {k: v for k, v in frame.view.items() if k != "log"}
+                    assert not set(strings(public)) & client_decks[r]
             checked += 1
     assert checked == sum(len(v) for v in frames.values())
     assert deals, "this seed's game has deals, so proposals and settlements were checked too"

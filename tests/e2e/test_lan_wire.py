@@ -29,6 +29,7 @@ from typing import Any
 
 from netns import LOOPBACK, in_netns, poissonnier, wait_for
 from test_e2e_tcp import FISH_ID, RecordingGame, hidden_from, strings
+from told import revisions_for, told_revisions
 
 from poissonnier_tui.hosting.tables import TableSettings, open_table
 
@@ -53,14 +54,14 @@ async def test_killed_client_gets_its_seat_back_and_no_frame_leaks_across_the_ga
 ) -> None:
     hidden: list[list[set[str]]] = []  # per revision: per seat, then the spectator
     client_decks: list[set[str]] = []  # per revision
-    views: list[list[Any]] = []  # per revision: the server's view of every seat, as JSON
+    views: list[list[Any]] = []  # per revision: every seat's view, then the spectator's, as JSON
 
     def record() -> None:
         assert game.match is not None
         state = game.match.state
         hidden.append([hidden_from(state, s) for s in range(PLAYERS)] + [hidden_from(state, None)])
         client_decks.append(set(state.client_deck))
-        views.append([jsonish(game.match.view(s)) for s in range(PLAYERS)])
+        views.append([jsonish(game.match.view(s)) for s in (*range(PLAYERS), None)])
 
     game = RecordingGame(record)  # records revision 0 when the game is dealt
     settings = TableSettings(
@@ -130,8 +131,9 @@ async def test_killed_client_gets_its_seat_back_and_no_frame_leaks_across_the_ga
     assert joined is not None and f"in seat {seat + 1} (seat reclaimed)" in joined, again.text
     print(f"MEASURE reconnect (TCP connect -> welcome): {joined.rsplit(' in ', 1)[1]}")
     after = frames(again_path)
-    assert after[0]["rev"] == rev and after[0]["view"] == views[rev][seat]
-    assert frames(paths[VICTIM])[-1]["rev"] <= rev  # nothing reached the killed process after
+    told = told_revisions(views)  # what each seat and the spectators are told (R15)
+    assert after[0]["rev"] == told[rev][seat] and after[0]["view"] == views[rev][seat]
+    assert frames(paths[VICTIM])[-1]["rev"] <= told[rev][seat]  # none reached the killed one
     assert json.loads((state_dir / "poissonnier" / "seats.json").read_text())["seats"] == []
 
     # Every frame, to every seat (the restarted one too) and the spectator, hides what it must.
@@ -146,14 +148,18 @@ async def test_killed_client_gets_its_seat_back_and_no_frame_leaks_across_the_ga
     assert deals, "the game must have deals, so proposals and settlements are checked too"
     checked = 0
     for views_of, column in zip(recorded, columns, strict=True):
+        group = PLAYERS if column is None else column
         for frame in views_of:
-            forbidden = hidden[frame["rev"]][PLAYERS if column is None else column]
+            # the table revisions this frame stands for: its recipient saw this view at each
+            revs = revisions_for(told, group, frame["rev"])
+            assert revs and all(frame["view"] == views[r][group] for r in revs)
             found = {s for s in strings(frame["view"]) if FISH_ID.match(s)}
-            assert not found & forbidden, (column, frame["rev"], found & forbidden)
-            if column is None:
-                assert not found, f"the spectator saw fish ids {found} at rev {frame['rev']}"
-                public = {k: v for k, v in frame["view"].items() if k != "log"}
-                assert not set(strings(public)) & client_decks[frame["rev"]]
+            for r in revs:
+                assert not found & hidden[r][group], (column, r, found & hidden[r][group])
+                if column is None:
+                    assert not found, f"the spectator saw fish ids {found} at rev {r}"
+                    public = {k: v for k, v in frame["view"].items() if k != "log"}
+                    assert not set(strings(public)) & client_decks[r]
             checked += 1
     assert checked == sum(len(v) for v in recorded) > 200
     print(f"MEASURE leak test: {checked} frames checked over {len(hidden)} revisions")

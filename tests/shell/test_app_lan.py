@@ -212,7 +212,7 @@ async def test_host_gone_goes_back_to_the_lobby_and_rejoin_reclaims_the_seat(
             await until(pilot, lambda: mounted(first.screen))  # before we quit
         # The app quit (as with Ctrl-C): the seat is kept, shown as disconnected.
         await until_seat(table, lambda s: not s.connected)
-        rev = table.server.rev
+        rev = table.server.rev_for(0)  # seat 0's revision: not the bot's private moves (R15)
         again = PoissonnierApp(BrowseSession(name="Ana"), tokens=tokens, browser_factory=browsers)
         async with again.run_test(size=(160, 50)) as pilot:
             await until(pilot, lambda: bool(browsers.made) and browsers.last.running)
