@@ -8,20 +8,23 @@ must not count them either, or anyone could tell how often a seat rearranged.
 
 from __future__ import annotations
 
+import pytest
 from test_net_server import FAST, join
 
 from net.chat import Said
-from net.messages import Ack, View
+from net.messages import Ack, Lobby, View
 from net.server import TableServer
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame
 from poissonnier_tui.games.poissonnier.rules import cards
 
 
-async def test_the_others_are_not_told_of_a_private_move() -> None:
+@pytest.mark.parametrize("limit", [None, 30.0])
+async def test_the_others_are_not_told_of_a_private_move(limit: float | None) -> None:
+    """R15, R16; with and without a time limit for the fill step (R6)."""
     server = TableServer(
         PoissonnierGame(), name="R15", seats=2, seed=5, app_version=__version__,
-        auto_start=True, turn_timeout=None, timing=FAST,
+        auto_start=True, turn_timeout=limit, timing=FAST,
     )  # fmt: skip
     async with server:
         details = {"app_version": __version__, "game": "poissonnier"}
@@ -43,7 +46,9 @@ async def test_the_others_are_not_told_of_a_private_move() -> None:
         for watch in (ana_w, bob_w, eve_w):
             line = await watch.until(lambda m: isinstance(m, Said))
             assert (line.text, line.after) == ("Anyone moving?", 0)  # no count on the wire
-        assert not [m for m in bob_w.seen + eve_w.seen if isinstance(m, View) and m.rev != 0]
+        for watch in (bob_w, eve_w):  # lobby frames as each joined, the deal, the chat
+            heard = [type(m).__name__ for m in watch.seen if not isinstance(m, Lobby)]
+            assert heard == ["View", "Said"]
 
         # Bob declares ready, which everyone sees: one more action for each of them.
         await bob.send_action({"type": "ready"})
