@@ -199,6 +199,7 @@ class _Client:
     name: str = field(default="")  # as said in hello (a seat's shown name is the table's)
     strikes: int = field(default=0)
     last_view: bytes | None = field(default=None)  # what its last view frame showed
+    last_lobby: bytes | None = field(default=None)  # its last lobby frames, as sent
 
 
 class TableServer:
@@ -1349,7 +1350,10 @@ class TableServer:
                 log.exception("on_change failed.")
 
     def _send_lobby(self) -> None:
-        """Send every client the seats (with who is away and for how long) and the phase."""
+        """Send every client the seats (with who is away and for how long) and the phase,
+        unless it has them as they are: spectators are not listed, and one who comes or
+        goes must not make every client redraw its lobby (a churn of spectators pushed
+        ~1,900 identical frames a second to each player)."""
         lobby = Lobby(
             seats=self._seat_infos(),
             started=self._table.phase != "lobby",
@@ -1360,7 +1364,11 @@ class TableServer:
         if self._vote is not None:  # the answers follow the seats (who left, came back)
             answers = self._vote.states(self._table.seat_infos())
             frames.append(encode(RematchState(answers).to_wire()))
+        sent = b"".join(frames)
         for client in self._clients:
+            if client.last_lobby == sent:
+                continue  # nothing in it changed for this client (a spectator came or went)
+            client.last_lobby = sent
             for frame in frames:
                 client.conn.send_frame(frame)
 

@@ -959,3 +959,21 @@ async def test_close_says_bye_and_releases_waiters() -> None:
             await join(server, "Late")
         await a.close()
         await spec.close()
+
+
+async def test_spectators_coming_and_going_send_no_lobby_frame_that_changes_nothing() -> None:
+    """A lobby lists seats, not spectators: one who comes or goes leaves every other
+    client's lobby as it was, and nothing is sent to it (a churn of strangers must not
+    make the players redraw); a seat taken still reaches everyone."""
+    async with serving(seats=3) as server:
+        ana, ana_w = await join(server, "Ana")
+        await ana_w.until(lambda m: isinstance(m, Lobby))
+        for k in range(5):
+            eve, _ = await join(server, f"Eve{k}", role="spectator")
+            await eve.close()
+        bob, bob_w = await join(server, "Bob")
+        lobby = await ana_w.until(lambda m: isinstance(m, Lobby))
+        assert [s.name for s in lobby.seats[:2]] == ["Ana", "Bob"]
+        assert sum(isinstance(m, Lobby) for m in ana_w.seen) == 2  # Ana's seat, then Bob's
+        for client in (ana, bob):
+            await client.close()
