@@ -32,6 +32,19 @@ CODE_BACKOFF_MAX: Final = 60.0
 guesses at most once a minute (60 an hour), while a person who mistyped five
 times waits at most this long once they have the right code."""
 
+CODE_TABLE_BURST: Final = 20
+"""Wrong join codes the whole table takes at once, from every address together, before
+each further one must wait for :data:`CODE_TABLE_RATE`: far more than the typos of a
+table of friends, while the per-address back-off alone is no bound for a stranger
+who gives each guess a new source address (IPv6 lets one machine hold many)."""
+
+CODE_TABLE_RATE: Final = 0.5
+"""Wrong join codes per second the whole table takes once :data:`CODE_TABLE_BURST` is
+spent: a 4-digit code (10,000 candidates) then holds 2.8 hours on average against
+any number of addresses, a generated one (:data:`GENERATED_CODE_LENGTH`) forever. A
+right code is checked only when a wrong one would be, so while a stranger guesses,
+a friend who has the code waits as long (and is told so)."""
+
 CODE_FORGET: Final = 900.0
 """Seconds without a wrong code after which an address's record is forgotten."""
 
@@ -97,13 +110,21 @@ class TokenBucket:
 
     def take(self, now: float) -> bool:
         """Spend one token at clock time ``now``; False (nothing spent) if none is left."""
-        if self.stamp is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+        self._refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
         return False
+
+    def wait(self, now: float) -> float:
+        """Seconds from clock time ``now`` until a token is there to take (0: one is)."""
+        self._refill(now)
+        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.rate
+
+    def _refill(self, now: float) -> None:
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
 
 
 @dataclass
@@ -114,12 +135,16 @@ class _Record:
 
 
 class CodeGuard:
-    """Wrong join codes per source address, with a growing wait between attempts.
+    """Wrong join codes per source address, with a growing wait between attempts,
+    and for the whole table.
 
     After ``free`` wrong codes from one address, each further wrong code makes
     it wait ``first * 2**k`` seconds (``k`` = wrong codes beyond the free
     ones, from 0), at most ``ceiling``, before its next code is even checked.
-    A right code or ``forget`` quiet seconds clear the address.
+    A right code or ``forget`` quiet seconds clear the address. All addresses
+    together spend one budget of wrong codes (``table_burst`` at once, then
+    ``table_rate`` a second): while it is empty no code is checked
+    (:meth:`table_wait`).
 
     Args:
         free: See :data:`CODE_FREE_TRIES`.
@@ -127,6 +152,8 @@ class CodeGuard:
         ceiling: See :data:`CODE_BACKOFF_MAX`.
         forget: See :data:`CODE_FORGET`.
         tracked: See :data:`ADDRESSES_TRACKED`.
+        table_burst: See :data:`CODE_TABLE_BURST`.
+        table_rate: See :data:`CODE_TABLE_RATE`.
     """
 
     def __init__(
@@ -137,7 +164,10 @@ class CodeGuard:
         ceiling: float = CODE_BACKOFF_MAX,
         forget: float = CODE_FORGET,
         tracked: int = ADDRESSES_TRACKED,
+        table_burst: int = CODE_TABLE_BURST,
+        table_rate: float = CODE_TABLE_RATE,
     ) -> None:
+        self._table = TokenBucket(table_rate, table_burst)
         self._free = free
         self._first = first
         self._ceiling = ceiling
@@ -155,8 +185,13 @@ class CodeGuard:
             return 0.0
         return max(0.0, record.until - now)
 
+    def table_wait(self, now: float) -> float:
+        """Seconds until the table checks a code again, from any address (0: now)."""
+        return self._table.wait(now)
+
     def failed(self, address: str, now: float) -> float:
         """Record a wrong code from ``address``; return the seconds it must now wait."""
+        self._table.take(now)
         record = self._records.pop(address, None) or _Record()
         if now - record.last > self._forget:
             record = _Record()

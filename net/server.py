@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import struct
 import time
@@ -892,11 +893,15 @@ class TableServer:
         return client
 
     def _check_code(self, conn: FramedConnection, code: str | None) -> None:
-        """Check a hello's join code, with the per-address back-off. Raises Refused."""
+        """Check a hello's join code, with the per-address and the table's back-off.
+        Raises Refused."""
         now = self._clock()
         wait = self._code_guard.wait(conn.address, now)
         if wait > 0:
             raise Refused("slow_down", *worded("code_slow", wait=round(wait)))
+        wait = self._code_guard.table_wait(now)
+        if wait > 0:  # wrong codes from everywhere: a guesser with many addresses
+            raise Refused("slow_down", *worded("code_busy", wait=max(1, math.ceil(wait))))
         if code is not None and same_secret(code, self._code or ""):
             self._code_guard.succeeded(conn.address)
             return

@@ -62,6 +62,7 @@ SENTENCES: Final[Mapping[str, str]] = {
     "code_wrong": "This table's join code is wrong; ask the host for it.",
     "code_wait": "Wait {wait} s before trying again.",
     "code_slow": "Too many wrong join codes from your address; try again in {wait} s.",
+    "code_busy": "Too many wrong join codes at this table; try again in {wait} s.",
     "busy_waiting": "Too many connections are waiting; try again.",
     "busy_spectators": "This table has {n} spectators, its most.",
     "busy_address": "Your address already has {n} spectators here, the most.",

@@ -62,6 +62,7 @@ TABLE_REFUSALS: Final[Mapping[str, str]] = {
     "code_wrong": N_("This table's join code is wrong; ask the host for it."),
     "code_wait": N_("Wait {wait} s before trying again."),
     "code_slow": N_("Too many wrong join codes from your address; try again in {wait} s."),
+    "code_busy": N_("Too many wrong join codes at this table; try again in {wait} s."),
     "busy_waiting": N_("Too many connections are waiting; try again."),
     "busy_spectators": N_("This table has {n} spectators, its most."),
     "busy_address": N_("Your address already has {n} spectators here, the most."),

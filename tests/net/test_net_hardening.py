@@ -22,6 +22,7 @@ from net.game import GameDefinition
 from net.guard import (
     CODE_ALPHABET,
     CODE_FREE_TRIES,
+    CODE_TABLE_BURST,
     GENERATED_CODE_LENGTH,
     LOG_BURST,
     CodeGuard,
@@ -123,6 +124,38 @@ def test_code_guard_backs_off_doubling_to_its_ceiling() -> None:
     guard.failed("c", 0.0)
     guard.succeeded("c")
     assert guard.wait("c", 0.0) == 0.0
+
+
+def test_code_guard_has_one_budget_for_the_whole_table() -> None:
+    guard = CodeGuard(free=100, table_burst=3, table_rate=0.5)
+    for address in ("a", "b", "c"):
+        assert guard.table_wait(0.0) == 0.0
+        guard.failed(address, 0.0)
+    assert guard.table_wait(0.0) == 2.0 and guard.table_wait(1.0) == 1.0
+    assert guard.wait("d", 0.0) == 0.0  # no address of its own to wait for
+    assert guard.table_wait(2.0) == 0.0  # one wrong code more every 2 s
+
+
+async def test_a_guesser_with_many_addresses_meets_the_tables_budget() -> None:
+    """Each guess from a new address (the per-address back-off never starts): the
+    table checks CODE_TABLE_BURST of them, then none, not even a friend's right code,
+    until its budget has a code again; the friend is told why and gets in then."""
+    now = [0.0]
+    async with table(code="4271", clock=lambda: now[0]) as server:
+        replies = []
+        for k in range(CODE_TABLE_BURST + 5):
+            wire = await Wire.open(server.port, source=f"127.0.0.{k + 2}")
+            replies.append(await wire.answer(count_hello(code=f"{k:04d}")))
+            wire.close()
+        codes = [r["code"] for r in replies]
+        assert codes == ["bad_code"] * CODE_TABLE_BURST + ["slow_down"] * 5
+        assert replies[-1]["params"]["key"] == "code_busy"
+        friend = await Wire.open(server.port, source="127.0.0.200")
+        refused = await friend.answer(count_hello("Ana", code="4271"))
+        assert (refused["code"], refused["params"]["wait"]) == ("slow_down", 2)
+        friend.close()
+        now[0] += 2.0
+        await seated(server.port, count_hello("Ana", code="4271"))
 
 
 async def test_code_guesses_in_10_seconds_are_bounded(caplog: pytest.LogCaptureFixture) -> None:

@@ -971,7 +971,7 @@ async def test_spectators_coming_and_going_send_no_lobby_frame_that_changes_noth
         for k in range(5):
             eve, _ = await join(server, f"Eve{k}", role="spectator")
             await eve.close()
-        bob, bob_w = await join(server, "Bob")
+        bob, _ = await join(server, "Bob")
         lobby = await ana_w.until(lambda m: isinstance(m, Lobby))
         assert [s.name for s in lobby.seats[:2]] == ["Ana", "Bob"]
         assert sum(isinstance(m, Lobby) for m in ana_w.seen) == 2  # Ana's seat, then Bob's

@@ -12,7 +12,7 @@ import pytest
 from test_net_server import FAST, join
 
 from net.chat import Said
-from net.messages import Ack, Lobby, View
+from net.messages import Ack, Lobby
 from net.server import TableServer
 from poissonnier_tui import __version__
 from poissonnier_tui.games.poissonnier.match import PoissonnierGame

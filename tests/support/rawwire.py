@@ -44,9 +44,12 @@ class Wire:
         self.frames: list[dict[str, Any]] = []  # everything read so far
 
     @classmethod
-    async def open(cls, port: int) -> Wire:
-        """Connect to ``127.0.0.1:port``."""
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    async def open(cls, port: int, source: str | None = None) -> Wire:
+        """Connect to ``127.0.0.1:port``, from ``source`` if given (any 127.x.y.z:
+        Linux routes the whole of 127.0.0.0/8 to the loopback, so one test can be
+        a stranger with many addresses)."""
+        local = None if source is None else (source, 0)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
         return cls(reader, writer)
 
     async def send(self, msg: Any) -> None:
