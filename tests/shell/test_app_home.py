@@ -14,7 +14,7 @@ from typing import Any
 
 from pilot import until
 from test_app_lan import Browsers
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Static
 
 from net.client import TableClient
 from net.messages import Lobby, View
@@ -52,6 +52,11 @@ async def test_a_solo_game_from_home_to_the_results_and_a_rematch() -> None:
         await until(pilot, lambda: isinstance(app.screen, ResultsScreen), 120)
         first = app.snapshot
         assert first is not None and first.over and first.view["result"]["seed"] == 5
+        # The winner's banner shows its two lines (the home screen's own #banner rule,
+        # one line high, once reached it through the app's shared stylesheet).
+        banner = app.screen.query_one("#banner", Static)
+        await until(pilot, lambda: banner.content_size.width > 0)  # laid out
+        assert "won" in str(banner.render()) and banner.content_size.height == 2
 
         await pilot.press("n")  # play again
         await until(
