@@ -202,6 +202,31 @@ async def test_deal_dialog_by_keys_at_80x24() -> None:
         assert proposal.seller == 1
 
 
+async def test_every_deal_field_is_in_sight_when_focused_at_80x24() -> None:
+    """At 80×24 the deal's terms do not all fit: each field Tab reaches is scrolled into
+    sight, above the summary and the buttons, never hidden under them (the real app,
+    with its dialogs' frame)."""
+    app = OfflineApp(serve_state())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DealDialog)
+        frame = dialog.query_one("#dialog").content_region
+        outcome = dialog.query_one("#outcome").region
+        seen = []
+        for _ in range(12):
+            field = app.focused
+            if isinstance(field, Input) and field.id not in seen:
+                seen.append(field.id)
+                assert frame.contains_region(field.region), field.id
+                assert not field.region.overlaps(outcome), field.id
+            await pilot.press("tab")
+            await settle(pilot)
+        assert {"coins", "buyer_glacons", "buyer_arrivages"} <= set(seen)
+
+
 async def test_counter_price_edited_by_keys_at_80x24() -> None:
     """A counter at 80×24 (§4): the price can be cleared, retyped and stepped with ↑/↓;
     the refusal, the buttons and the dialog's own keys stay in sight while editing."""

@@ -185,7 +185,9 @@ class DealDialog(ModalScreen[DealDraft | None]):
                     allow_blank=False,
                     id="seller",
                 )
-            with Grid(id="terms"):
+            # Scrolls when short; a plain container, not VerticalScroll, whose page keys
+            # would take pgup/pgdn (the previous and next seller) from the dialog.
+            with Vertical(id="terms-box"), Grid(id="terms"):
                 yield Label(id="seller-gives", classes="heading")
                 for k in range(MAX_CRATES):
                     yield Label(id=f"crate-label-{k}", classes="crate-label")
@@ -223,10 +225,13 @@ class DealDialog(ModalScreen[DealDraft | None]):
     def on_resize(self) -> None:
         """Below 100 columns the key line is compact and leaves out Esc and ctrl+s,
         which the buttons name, so that every other key shows in 80 columns; below 30
-        rows the seller's list and the buttons lose their borders, so that the terms
-        being edited show between them at 80×24."""
+        rows the seller's list and the buttons lose their borders and the stalls' line
+        goes (the rows name the chosen seller's crates), and the terms scroll in the
+        room left between the seller and the summary, the field being edited always
+        in sight (``-short`` in deal_dialog.tcss)."""
         fit_keys(self, self.app.size.width < NARROW_BELOW, ON_THE_BUTTONS)
         short = self.app.size.height < SHORT_BELOW
+        self.set_class(short, "-short")
         for select in self.query("#seller").results(Select):
             select.compact = short
         for button in self.query("#outcome Button").results(Button):
