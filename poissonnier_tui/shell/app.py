@@ -253,6 +253,16 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         if event.ends_in_ms is not None:  # the table's clock, in this machine's
             deadline = time.monotonic() + event.ends_in_ms / 1000
         self.snapshot = self.game_ui.read(event.view, self.seats, event.rev, deadline)
+        if (
+            self._table is not None
+            and self.is_running
+            and self.screen_stack  # (none while the app closes)
+            and isinstance(self.screen, ConnectingScreen)
+        ):
+            # Back at a table that shows what it showed when the connection was lost (a
+            # host resumed from its log): the snapshot did not change, so its watcher,
+            # which takes us back to the table, did not run.
+            self.pop_screen()
         self.heard_answer_times(event.answers_in_ms)
         self.answer_frame.release()  # the move's answer and its key's own change: one frame
         self.autoplay_step()

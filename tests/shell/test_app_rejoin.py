@@ -10,6 +10,7 @@ is back; ``c`` stops trying.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from pilot import mounted, until
 from test_app_lan import HOST
@@ -78,6 +79,34 @@ async def test_the_app_retakes_its_seat_when_a_crashed_table_is_resumed() -> Non
         assert resumed.seats()[0].connected and resumed.rev >= rev
         await until(pilot, lambda: app.snapshot is not None and app.snapshot.rev == resumed.rev)
         print(f"host resume -> client back in its seat: {back * 1000:.0f} ms")
+        await resumed.close()
+    await table.server.close()
+
+
+async def test_back_at_a_table_resumed_just_as_it_was() -> None:
+    """The table is resumed showing exactly what it showed at the crash (its bot is
+    slow to move): nothing new to draw, yet the app leaves "reconnecting" for the
+    table (a player once sat on the waiting screen until someone moved)."""
+    settings = _settings()
+    slow = 60.0  # the bot does not move before the test ends, before or after the crash
+    table = await open_table(replace(settings, bot_delay=slow))
+    port = table.port
+    app = PoissonnierApp(JoinSession(HOST, port, name="Ana", game=GAME))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _at_the_table(pilot, app, table)
+        await until(pilot, lambda: mounted(app.screen))
+        await pilot.press("r")  # Ana is ready: one action in the log
+        await until(pilot, lambda: table.server.rev == 1 and app.snapshot is not None
+                    and app.snapshot.rev == 1)  # fmt: skip
+        before = app.snapshot
+        await _crash(table.server)
+        await until(pilot, lambda: "reconnecting" in _message(app))
+        [log] = sorted(games_dir().glob("*"))
+        resumed, _ = resume_server(plan_resume(log, confirm=lambda _q: True), port=port,
+                                   host=HOST, bot_delay=slow)  # fmt: skip
+        await resumed.open()
+        await until(pilot, lambda: app.connected and isinstance(app.screen, TableScreen), 15)
+        assert app.snapshot == before and resumed.rev == 1  # the very same moment
         await resumed.close()
     await table.server.close()
 
