@@ -85,8 +85,13 @@ def decline_text(snap: TableSnapshot, event: Mapping[str, Any]) -> str | None:
         return None
     price = event.get("price")
     said = because(reason, int(event.get("coins", 0)), price if isinstance(price, int) else None)
+    seat = int(event.get("seat", -1))
+    if seat == snap.me:  # its own sentence: "You" takes another verb form in French
+        return _('[b]You[/b] declined offer #{id}: "{said}".').format(
+            id=event.get("proposal", "?"), said=said
+        )
     return _('{name} declined offer #{id}: "{said}".').format(
-        name=f"[b]{escape(snap.who(int(event.get('seat', -1))))}[/b]",
+        name=f"[b]{escape(snap.name(seat))}[/b]",
         id=event.get("proposal", "?"),
         said=said,
     )

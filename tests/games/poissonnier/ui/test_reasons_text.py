@@ -10,6 +10,8 @@ from poissonnier_tui.games.poissonnier.rules.actions import Decline, Propose
 from poissonnier_tui.games.poissonnier.rules.state import GameState
 from poissonnier_tui.games.poissonnier.ui.describe import event_text
 from poissonnier_tui.games.poissonnier.ui.reasons import because
+from poissonnier_tui.games.poissonnier.ui.threads import negotiations
+from poissonnier_tui.games.poissonnier.ui.widgets.offers import step_text
 
 
 def _declined(decline: Decline, coins: int = 1) -> GameState:
@@ -50,3 +52,21 @@ def test_each_reader_hears_it_in_their_language() -> None:
         i18n.set_language("en")
     assert said == "4 pièces, c'est trop — 2 pièces et marché conclu"
     assert because("too_dear", 4, 2) == "4 coins is too much — 2 coins and it's a deal"
+
+
+def test_the_decliner_reads_it_in_the_second_person_in_each_language() -> None:
+    """Seat 1 declined: its own log line and offers thread say "You declined" ("Vous
+    avez refusé", not "Vous a refusé"), the others read its name."""
+    state = _declined(Decline(1, "too_cheap", 3))
+    own, other = snap_of(state, 1), snap_of(state, 0)
+    event = state.log[-1]
+    assert plain(event_text(own, event) or "").startswith("You declined offer #1: ")
+    assert plain(event_text(other, event) or "").startswith("Bot 1 declined offer #1: ")
+    i18n.set_language("fr")
+    try:
+        line = plain(event_text(own, event) or "")
+        steps = [step_text(own, s) for n in negotiations(own.view) for s in n.steps]
+    finally:
+        i18n.set_language("en")
+    assert line.startswith("Vous avez refusé l'offre #1\u00a0: «\u00a0"), line
+    assert "✗ Vous avez refusé\u00a0: " in " ".join(steps), steps

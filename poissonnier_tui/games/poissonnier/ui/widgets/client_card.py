@@ -119,7 +119,8 @@ class ClientCard(Static):
         title = f"{self.position}"
         if card is not None:
             # Undecided clients take any fish, rotten included (§5): say so in the title.
-            kind = " · " + _("indécis") if card.kind is ClientKind.UNDECIDED else ""
+            # i18n: an undecided client (§5), short, in a client card's title.
+            kind = " · " + _("undecided") if card.kind is ClientKind.UNDECIDED else ""
             title = f"{self.position} · {self.client_id}{kind}"
         self.border_title = title
         # One batch: each class set apart would restyle the card again.

@@ -56,8 +56,12 @@ def step_text(snap: TableSnapshot, step: Step) -> str:
         said = [escape(reason_label(step.reason))] if step.reason else []  # "too cheap"
         if step.price is not None:
             said.append(_("would take {price}").format(price=coins(step.price)))
-        text = _("✗ {name} declined").format(name=name)
-        return text + (": " + ", ".join(said) if said else "")
+        why = ", ".join(said)
+        if step.seat == snap.me:  # its own sentences: "You" takes another verb form
+            return _("✗ You declined: {why}").format(why=why) if said else _("✗ You declined")
+        if said:
+            return _("✗ {name} declined: {why}").format(name=name, why=why)
+        return _("✗ {name} declined").format(name=name)
     if step.kind == "withdraw":
         if step.by_table:
             return _("↩ #{id} withdrawn (no answer in time)").format(id=step.offer)
