@@ -208,3 +208,23 @@ def test_quiet_spectators_keeps_spectators_chat_from_players() -> None:
         assert settings_from(
             heard, host_seat=host_seat, start_when_full=False
         ).chat.spectators_to_players
+
+
+def test_solo_names_the_player_as_the_home_screen_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "You", which reads "You plays first" in the log and the history: the name
+    saved in Settings, else the login name; ``--name`` still wins."""
+    from poissonnier_tui.settings import Settings, save_settings
+    from poissonnier_tui.shell.app import PoissonnierApp
+
+    names: list[str] = []
+
+    def run(app: PoissonnierApp) -> None:
+        names.append(app.session.name)  # type: ignore[union-attr]
+
+    monkeypatch.setattr(PoissonnierApp, "run", run)
+    monkeypatch.setattr("getpass.getuser", lambda: "marie")
+    assert main(["solo", "--bots", "1"]) == 0
+    save_settings(Settings(name="Ana"))
+    assert main(["solo", "--bots", "1"]) == 0
+    assert main(["solo", "--bots", "1", "--name", "Zoé"]) == 0
+    assert names == ["marie", "Ana", "Zoé"]

@@ -36,7 +36,10 @@ def add_solo_options(p: argparse.ArgumentParser) -> None:
                "(Le Poissonnier 1-4; default {default})").format(default=DEFAULT_BOTS),
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=None, help=_("seed of the deal (default random)"))
-    p.add_argument("--name", default=_("You"), help=_("your name at the table"))
+    p.add_argument(
+        "--name", default=None,
+        help=_("your name at the table (default: the one saved in Settings, else your login)"),
+    )  # fmt: skip
     add_level_option(p)
     p.add_argument(
         "--bot-delay", type=bot_delay, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
@@ -88,13 +91,18 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"poissonnier: {problem}", file=sys.stderr)
         return 2
+    from poissonnier_tui.hosting.lan import clean_name
     from poissonnier_tui.shell.app import PoissonnierApp
+    from poissonnier_tui.shell.screens.home import default_player_name
 
+    # A name, as the home screen offers it: "You" would read "You plays first" in the
+    # log and the history, where the others read names.
+    name = clean_name(args.name or default_player_name())
     app = PoissonnierApp(
         SoloSession(
             bots=bots,
             seed=args.seed,
-            name=args.name,
+            name=name,
             bot_delay=args.bot_delay,
             bot_kinds=levels,
             game=entry.name,

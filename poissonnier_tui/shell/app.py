@@ -85,9 +85,11 @@ a seat's action budget refills at 10 a second)."""
 SOLO_CONNECTING_AFTER = 0.5
 """Seconds a solo start waits for its table before it shows the connecting screen."""
 
-RESUME_SOLO = "poissonnier host --resume last"
+RESUME_SOLO = "poissonnier host --resume last --interface 127.0.0.1"
 """The command that carries on the most recent unfinished game, a solo one included
-(its bots sit again; the player takes seat 1 back)."""
+(its bots sit again; the player takes seat 1 back), on this machine only: without
+``--interface`` a host listens on every interface and advertises the table on the LAN,
+which a solo game never was."""
 
 __all__ = [
     "BrowseSession",

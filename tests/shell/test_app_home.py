@@ -24,7 +24,7 @@ from poissonnier_tui.games.poissonnier.ui.screens.table import TableScreen
 from poissonnier_tui.hosting.persistence import list_games, plan_resume
 from poissonnier_tui.hosting.tables import TableSettings, resumed_settings
 from poissonnier_tui.settings import Settings, save_settings
-from poissonnier_tui.shell.app import PoissonnierApp
+from poissonnier_tui.shell.app import RESUME_SOLO, PoissonnierApp
 from poissonnier_tui.shell.screens.browse import BrowseScreen
 from poissonnier_tui.shell.screens.fields import Choice
 from poissonnier_tui.shell.screens.help import HelpScreen
@@ -191,7 +191,8 @@ async def test_leaving_a_solo_game_says_it_is_saved_and_how_to_carry_on() -> Non
         await until(pilot, lambda: isinstance(app.screen, QuitDialog))
         dialog = app.screen
         assert isinstance(dialog, QuitDialog)
-        assert "saved" in dialog.detail and "poissonnier host --resume last" in dialog.detail
+        assert "saved" in dialog.detail and RESUME_SOLO in dialog.detail
+        assert RESUME_SOLO.endswith("--interface 127.0.0.1")  # not opened on the LAN
         printed: list[object] = []
         exit_app = app.exit
 
