@@ -381,7 +381,7 @@ def test_s8_a_view_shows_its_own_hand_and_only_sizes_of_the_others() -> None:
     state = stacked_game([["QC", "3S"], ["QH", "QD", "5C"], ["7D"]], stock_top=["8C"],
                          books=[["K"], [], []])  # fmt: skip
     view = view_for(state, 1)
-    assert view["me"] == {"hand": ["5C", "QD", "QH"]}
+    assert view["me"] == {"hand": ["5C", "QD", "QH"], "drawn": []}
     assert view["hand_sizes"] == [2, 3, 1] and view["stock"] == 52 - 6 - 4
     assert view["books"] == [["K"], [], []]
     assert view["options"] == {"variant": "rank", "bluff": False, "play_on": False}

@@ -253,8 +253,10 @@ def test_a_spectator_view_has_no_world() -> None:
 
 def twin_of(state: GameState, seat: int, world: World) -> GameState:
     """The real game with its hidden cards replaced by ``world``'s (same log and turn)."""
-    twin = world_state(view_for(state, seat), world)
+    view = view_for(state, seat)
+    twin = world_state(view, world)
     twin.log = [dict(e) for e in state.log]
+    twin.drawn = {int(i): str(c) for i, c in view["me"]["drawn"]}  # the seat's own (§8)
     return twin
 
 

@@ -51,6 +51,20 @@ def test_asks_log_sentences_from_each_point_of_view() -> None:
                                    "Ben asked Dom for 3s: Go fish!"]  # fmt: skip
 
 
+def test_the_drawer_alone_reads_which_card_it_fished() -> None:
+    """§8: after "Go fish!" Ben drew 8♣ unseen: his log says so, nobody else's names
+    it, and a view names no drawn card once it left the hand (Ana's 3♦, handed over)."""
+    state = stacked_midgame()
+    ben = snapshot(state, 1)
+    assert ben.log_lines(2) == ["You asked Dom for 3s: Go fish!", "You drew 8♣."]
+    last_draw = max(i for i, e in enumerate(state.log) if e["t"] == "draw")
+    assert view_for(state, 1)["me"]["drawn"] == [[last_draw, "8C"]]
+    for seat in (0, 2, 3, None):
+        lines = snapshot(state, seat).log_lines()
+        assert not [line for line in lines if "drew" in line or "8♣" in line], (seat, lines)
+    assert view_for(state, 0)["me"]["drawn"] == []  # 3♦ went to Ben
+
+
 def test_legal_asks_are_the_engines() -> None:
     state = stacked_midgame()
     cleo = snapshot(state, 2)

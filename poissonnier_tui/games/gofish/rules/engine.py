@@ -219,6 +219,8 @@ def apply(state: GameState, seat: int, action: Action) -> None:
             shown = card == cards.card_id(rank, action.suit)
         else:
             shown = cards.rank_of(card) == rank
+        if not shown:
+            state.drawn[len(state.log)] = card  # the drawer alone is told it (§8)
         _log(state, {"t": "draw", "seat": seat, "shown": card if shown else None,
                      "why": "go_fish"})  # fmt: skip
         _note_stock(state)
@@ -315,7 +317,7 @@ def _settle(state: GameState, seat: int, target: int | None) -> None:
 
 def _refill(state: GameState, seat: int) -> None:
     """G6: an empty hand takes the top card of the stock at once, unseen by others."""
-    _draw(state, seat)
+    state.drawn[len(state.log)] = _draw(state, seat)  # the drawer alone is told it (§8)
     _log(state, {"t": "draw", "seat": seat, "shown": None, "why": "refill"})
     _note_stock(state)
 

@@ -63,6 +63,8 @@ class GameState:
         over: the game has ended; :attr:`result` is set.
         log: public events, oldest first (the whole history).
         result: the final result (§5, G3) once over.
+        drawn: the card of each draw nobody else saw, by the index of its ``draw``
+            event in :attr:`log`: private to the drawer (§8), who alone is told it.
     """
 
     players: int
@@ -78,6 +80,7 @@ class GameState:
     over: bool = False
     log: list[Event] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    drawn: dict[int, str] = field(default_factory=dict)
 
     def copy(self) -> GameState:
         """An independent copy (the rng state included), for search and tests."""
@@ -97,4 +100,5 @@ class GameState:
             over=self.over,
             log=list(self.log),
             result=self.result,
+            drawn=dict(self.drawn),
         )

@@ -2,9 +2,9 @@
 
 :func:`view_for` builds every byte that leaves the server about a game:
 snapshots, the event history, the result, bot inputs. It names by id only
-the viewer's own cards, plus a drawn card that was shown (§8) — which the
-whole table saw. Other hands appear as sizes, the stock as a size; the seed
-only in the result, once the game is over.
+the viewer's own cards (its own unseen draws included), plus a drawn card that
+was shown (§8) — which the whole table saw. Other hands appear as sizes, the
+stock as a size; the seed only in the result, once the game is over.
 
 View shape (all msgpack-able)::
 
@@ -21,7 +21,8 @@ View shape (all msgpack-able)::
       "waiting_on": [seat, ...],
       "over": bool,
       "log": [event, ...],             # the whole public history (engine docstring)
-      "me": None | {"hand": [card id, ...]},   # sorted, A first
+      "me": None | {"hand": [card id, ...],    # sorted, A first
+                    "drawn": [[log index, card id], ...]},  # its unseen draws still held
       "result": None | result map,     # once over (engine._finish)
     }
 
@@ -58,7 +59,15 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < state.players):
         raise ValueError(f"there is no seat {seat}")
-    me = None if seat is None else {"hand": cards.sort_cards(state.hands[seat])}
+    me = None
+    if seat is not None:
+        hand = state.hands[seat]
+        # Its own unseen draws, while the card is still in its hand: a view names no
+        # card that left it (handed over, or laid down in a book, which names a rank).
+        drawn = [
+            [i, c] for i, c in state.drawn.items() if state.log[i]["seat"] == seat and c in hand
+        ]
+        me = {"hand": cards.sort_cards(hand), "drawn": drawn}
     return {
         "game": GAME_NAME,
         "seat": seat,

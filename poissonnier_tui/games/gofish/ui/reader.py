@@ -186,15 +186,23 @@ class GoFishSnapshot:
 
     def log_lines(self, last: int | None = None) -> list[str]:
         """The asks log as sentences, oldest first (the last ``last`` only, if given)."""
-        lines = [line for e in self.view["log"] if (line := describe(self, e))]
+        lines = [line for i, e in enumerate(self.view["log"]) if (line := describe(self, e, i))]
         return lines if last is None else lines[-last:]
 
+    @cached_property
+    def drawn(self) -> dict[int, str]:
+        """This client's own unseen draws: log index -> the card it drew (§8)."""
+        me = self.view.get("me") or {}
+        return {int(i): str(card) for i, card in me.get("drawn") or ()}
 
-def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
+
+def describe(snap: GoFishSnapshot, event: Mapping[str, Any], index: int = -1) -> str:
     """One public event as a sentence, or ``""`` for events not worth a line.
 
     ``{"t": "ask", "seat": 0, "target": 1, "rank": "7", "answer": "gave", "count": 2}``
-    reads "Ana asked Ben for 7s: 2 handed over." (names from the lobby).
+    reads "Ana asked Ben for 7s: 2 handed over." (names from the lobby). ``index``: the
+    event's place in the log, by which a draw of this client's own, which no one else
+    saw, names its card ("You drew 4♠.", §8); -1: not known.
     """
     kind = event.get("t")
     if kind == "ask":
@@ -229,11 +237,18 @@ def describe(snap: GoFishSnapshot, event: Mapping[str, Any]) -> str:
             return _("{who} fished the card asked for, {card}: another ask.").format(
                 who=snap.name(seat), card=card
             )
+        drew = snap.drawn.get(index) if mine else None  # told to the drawer alone
         if event.get("why") == "refill":
+            if drew is not None:
+                return _("You drew {card} from the stock (empty hand).").format(
+                    card=card_text(drew)
+                )
             if mine:
                 return _("You drew a card from the stock (empty hand).")
             return _("{who} drew a card from the stock (empty hand).").format(who=snap.name(seat))
-        return ""  # a hidden draw after "Go fish!": the ask's line already says it
+        if drew is not None:  # after "Go fish!": which card, for the drawer
+            return _("You drew {card}.").format(card=card_text(drew))
+        return ""  # another's hidden draw after "Go fish!": the ask's line already says it
     if kind == "book":
         seat, rank = int(event["seat"]), str(event["rank"])
         if seat == snap.me:
