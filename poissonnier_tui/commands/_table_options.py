@@ -165,6 +165,14 @@ def default_player_name() -> str:
     return who[:24] or _("Player")
 
 
+def offered_player_name() -> str:
+    """The player name to use when none is given: the one saved in Settings, else the
+    login name (:func:`default_player_name`), as the home screen offers it."""
+    from poissonnier_tui.settings import load_settings
+
+    return load_settings().settings.name or default_player_name()
+
+
 def add_level_option(p: argparse.ArgumentParser) -> None:
     """``--level LIST`` (also spelt ``--bot``): the bots' levels, handed out in turn; checked
     against the game's levels by :func:`levels_of`."""

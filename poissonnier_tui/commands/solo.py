@@ -67,7 +67,12 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the options against the game and run the TUI; exit 2 on bad options."""
     from poissonnier_tui.commands import table_options
-    from poissonnier_tui.commands._table_options import bot_patience, draft_rules, levels_of
+    from poissonnier_tui.commands._table_options import (
+        bot_patience,
+        draft_rules,
+        levels_of,
+        offered_player_name,
+    )
     from poissonnier_tui.games import game_entry
     from poissonnier_tui.hosting.tables import solo_settings
     from poissonnier_tui.shell.session import SoloSession
@@ -93,11 +98,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from poissonnier_tui.hosting.lan import clean_name
     from poissonnier_tui.shell.app import PoissonnierApp
-    from poissonnier_tui.shell.screens.home import default_player_name
 
     # A name, as the home screen offers it: "You" would read "You plays first" in the
     # log and the history, where the others read names.
-    name = clean_name(args.name or default_player_name())
+    name = clean_name(args.name or offered_player_name())
     app = PoissonnierApp(
         SoloSession(
             bots=bots,

@@ -341,13 +341,15 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             if event.bye == SEAT_GIVEN and not self._leaving:
                 self.notify(_("The rematch starts without you: the host gave your seat away."))
             return  # we left, or the table closed after the game: nothing to worry about
+        seated = bool(self.token) and self.seat is not None
         if (
             isinstance(self.session, JoinSession)
-            and self.token
-            and self.seat is not None
+            and (seated or self.session.role == "spectator")
             and not event.goodbye
-        ):  # vanished without a goodbye (a crash?): keep trying to retake the seat
-            self.session = replace(self.session, token=self.token)
+        ):  # vanished without a goodbye (a crash?): keep trying to retake the seat, or
+            # to watch again (a spectator needs no token)
+            if seated:
+                self.session = replace(self.session, token=self.token)
             if self.connecting_screen is None:
                 self.push_screen(self._new_connecting_screen())
             self.failed = False
@@ -366,14 +368,25 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
                     address=address,
                 )
                 return
-            lost = (
-                _(
-                    "Lost the table at {address}: {why} The host may be gone. Your seat is kept: "
-                    "pick the table again (or run 'poissonnier join {address}') to take it back."
+            if event.goodbye:  # the host said why (it left, or closed for a rematch...)
+                lost = (
+                    _(
+                        "Left the table at {address}: {why} Your seat is kept: pick the "
+                        "table again (or run 'poissonnier join {address}') to take it back."
+                    )
+                    if self.seat is not None
+                    else _("Left the table at {address}: {why}")
                 )
-                if self.seat is not None
-                else _("Lost the table at {address}: {why} The host may be gone.")
-            )
+            else:
+                lost = (
+                    _(
+                        "Lost the table at {address}: {why} The host may be gone. Your seat is "
+                        "kept: pick the table again (or run 'poissonnier join {address}') to "
+                        "take it back."
+                    )
+                    if self.seat is not None
+                    else _("Lost the table at {address}: {why} The host may be gone.")
+                )
             self.back_to_lobby(lost.format(address=address, why=event.reason), address=address)
             return
         self.failed = True

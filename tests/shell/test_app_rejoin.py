@@ -111,6 +111,30 @@ async def test_back_at_a_table_resumed_just_as_it_was() -> None:
     await table.server.close()
 
 
+async def test_a_spectator_watches_again_when_a_crashed_table_is_resumed() -> None:
+    """A spectator has no seat to retake, but a table that vanished without a goodbye
+    may come back all the same: it keeps trying too, and watches on once it does."""
+    table = await open_table(replace(_settings(), bots=2, bot_delay=0.3))
+    port = table.port
+    app = PoissonnierApp(JoinSession(HOST, port, name="Sue", role="spectator", game=GAME))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.connected)
+        await table.server.start()
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table.server.rev >= 2)  # the bots' moves are logged
+        await _crash(table.server)
+        await until(pilot, lambda: "reconnecting" in _message(app))
+        assert app.seat is None and app.rejoining
+        [log] = sorted(games_dir().glob("*"))
+        resumed, _ = resume_server(plan_resume(log, confirm=lambda _q: True), port=port,
+                                   host=HOST, bot_delay=0.3)  # fmt: skip
+        await resumed.open()
+        await until(pilot, lambda: app.connected and isinstance(app.screen, TableScreen), 15)
+        assert app.seat is None and not app.rejoining
+        await resumed.close()
+    await table.server.close()
+
+
 async def test_c_stops_reconnecting() -> None:
     table = await open_table(_settings())
     app = PoissonnierApp(JoinSession(HOST, table.port, name="Ana", game=GAME))

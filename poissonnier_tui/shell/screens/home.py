@@ -51,7 +51,7 @@ from textual.widgets.option_list import Option
 from net.messages import Role
 from poissonnier_tui.games import DEFAULT_GAME, GAME_NAMES, GameEntry, game_entry
 from poissonnier_tui.i18n import N_, _
-from poissonnier_tui.settings import MAX_NAME, Settings, load_settings
+from poissonnier_tui.settings import MAX_NAME, Settings
 from poissonnier_tui.shell.screens.fields import (
     Choice,
     FieldError,
@@ -114,9 +114,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
 
 def default_player_name() -> str:
     """The name to offer: the saved one, else the login name."""
-    from poissonnier_tui.commands._table_options import default_player_name as login_name
+    from poissonnier_tui.commands._table_options import offered_player_name
 
-    return load_settings().settings.name or login_name()
+    return offered_player_name()
 
 
 def default_table_name() -> str:
