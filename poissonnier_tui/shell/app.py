@@ -371,11 +371,11 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             if event.goodbye:  # the host said why (it left, or closed for a rematch...)
                 lost = (
                     _(
-                        "Left the table at {address}: {why} Your seat is kept: pick the "
-                        "table again (or run 'poissonnier join {address}') to take it back."
+                        "Back from the table at {address}: {why} Your seat is kept: pick "
+                        "the table again (or run 'poissonnier join {address}') to take it back."
                     )
                     if self.seat is not None
-                    else _("Left the table at {address}: {why}")
+                    else _("Back from the table at {address}: {why}")
                 )
             else:
                 lost = (

@@ -228,8 +228,9 @@ async def test_host_gone_goes_back_to_the_lobby_and_rejoin_reclaims_the_seat(
             await table.server.close()  # the host goes away mid-game
             await until(pilot, lambda: isinstance(again.screen, BrowseScreen))
             status = lobby_of(again).status
-            assert f"Lost the table at {HOST}:{table.port}" in status
-            assert "The host may be gone." in status and "take it back" in status
+            assert f"Back from the table at {HOST}:{table.port}: The table closed." in status
+            assert "may be gone" not in status  # the host said goodbye: it left on purpose
+            assert "take it back" in status
             assert again.snapshot is None and again.is_running
 
 
