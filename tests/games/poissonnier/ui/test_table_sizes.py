@@ -12,7 +12,7 @@ from pathlib import Path
 from logcheck import play_log
 from stacking import stacked_game
 from tablekit import TableApp, midgame
-from test_app_widgets import OfflineApp, fill_state, open_counter, serve_state
+from test_app_widgets import OfflineApp, fill_state, open_counter, press_deal, serve_state
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
@@ -208,11 +208,7 @@ async def test_every_deal_field_is_in_sight_when_focused_at_80x24() -> None:
     with its dialogs' frame)."""
     app = OfflineApp(serve_state())
     async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, DealDialog)
+        dialog = await press_deal(app, pilot)
         frame = dialog.query_one("#dialog").content_region
         outcome = dialog.query_one("#outcome").region
         seen = []
