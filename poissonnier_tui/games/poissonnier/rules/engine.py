@@ -1020,7 +1020,15 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         proposer = p.proposer
         # answerer(p, active), inlined: the seller answers unless it proposed.
         if seat == (active if proposer == p.seller else p.seller):
-            out += _ANSWERS[p.id]
+            asked = (
+                (p.seller_glacons, p.seller_arrivages)
+                if seat == p.seller
+                else (p.buyer_glacons, p.buyer_arrivages)
+            )
+            if _has_specials(s.hand, *asked):
+                out += _ANSWERS[p.id]
+            else:  # R18: a yes without the special cards asked is refused; a no is not
+                out.append(_ANSWERS[p.id][1])
         if seat == proposer:
             out.append(_WITHDRAWALS[p.id])
             own += 1

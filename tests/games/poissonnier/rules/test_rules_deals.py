@@ -371,3 +371,16 @@ def test_a_counter_counts_against_the_cap() -> None:
     counter = Propose(1, ((0, 1),), coins=2, counter=asked)
     assert_illegal(state, 1, counter, "too_many_proposals", "R26")
     assert state.proposals[-1].id == asked
+
+
+def test_no_yes_is_listed_without_the_special_cards_asked() -> None:
+    """R18: a seller may ask the buyer for special cards it lacks (asking reveals
+    nothing); the buyer's yes is then refused, so legal_actions lists its no alone."""
+    state = _market()  # seat 0, the buyer, holds one glaçon
+    act(state, 2, Propose(2, ((0, 1),), coins=0, buyer_glacons=2))
+    offer = state.proposals[0].id
+    answers = [a for a in legal_actions(state, 0) if isinstance(a, Accept | Decline)]
+    assert answers == [Decline(offer)]
+    assert_illegal(state, 0, Accept(offer), "no_special", "§4")
+    act(state, 2, Propose(2, ((0, 1),), coins=0, buyer_glacons=1))  # one it holds
+    assert Accept(state.proposals[-1].id) in legal_actions(state, 0)
