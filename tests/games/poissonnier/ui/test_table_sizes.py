@@ -313,6 +313,11 @@ async def test_replay_at_80x24_shows_the_panes_by_the_same_keys(tmp_path: Path) 
         await pilot.press("1", "right")  # seat 1's point of view, one step on
         await settle(pilot)
         assert on_screen(screen.query_one("#hand")) and on_screen(screen.query_one("#stall"))
+        await pilot.press("a")  # every hand, in the hand's place (once an empty sliver)
+        await settle(pilot)
+        hands = screen.query_one("#hands")
+        assert on_screen(hands) and hands.region.width >= 25 and hands.region.height >= 10
+        assert screen.query_one("#board").region.contains_region(hands.region)
 
 
 async def test_the_light_theme_writes_darker_freshness_colours() -> None:
