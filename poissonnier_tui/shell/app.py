@@ -261,9 +261,9 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
             and self.screen_stack  # (none while the app closes)
             and isinstance(self.screen, ConnectingScreen)
         ):
-            # Back at a table that shows what it showed when the connection was lost (a
-            # host resumed from its log): the snapshot did not change, so its watcher,
-            # which takes us back to the table, did not run.
+            # Reconnected: back to the table. Here, not in the snapshot's watcher, which
+            # does not run when the view is the one shown before the connection was lost
+            # (a host resumed from its log just where it stopped).
             self.pop_screen()
         self.heard_answer_times(event.answers_in_ms)
         self.answer_frame.release()  # the move's answer and its key's own change: one frame
@@ -283,9 +283,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
                 self.push_screen(self._table)
             self.call_after_refresh(collector.release)  # the table is drawn: the start is over
         else:
-            self.game_ui.show(self._table, snap)
-            if isinstance(self.screen, ConnectingScreen):
-                self.pop_screen()  # reconnected: back to the table
+            self.game_ui.show(self._table, snap)  # (a reconnect: on_view_received)
         if snap.over and self._results is None:
             if self.tokens is not None and isinstance(self.session, JoinSession):
                 address = format_address(self.session.host, self.session.port)

@@ -121,9 +121,9 @@ class HomeNavigation(LobbyNavigation, HostControls, TableRematch):
 
     def on_home_screen_join_chosen(self, event: HomeScreen.JoinChosen) -> None:
         """The LAN lobby, to sit at a table or watch one."""
-        from poissonnier_tui.shell.screens.home import default_player_name
+        from poissonnier_tui.commands._table_options import offered_player_name
 
-        self.lobby = BrowseSession(name=default_player_name(), role=event.role)
+        self.lobby = BrowseSession(name=offered_player_name(), role=event.role)
         self.push_screen(self._new_lobby())
 
     def on_home_screen_replay_chosen(self, event: HomeScreen.ReplayChosen) -> None:

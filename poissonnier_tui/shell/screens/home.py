@@ -112,13 +112,6 @@ ENTRIES: Final[tuple[Entry, ...]] = (
 """The menu, in order; each key is bound on the screen."""
 
 
-def default_player_name() -> str:
-    """The name to offer: the saved one, else the login name."""
-    from poissonnier_tui.commands._table_options import offered_player_name
-
-    return offered_player_name()
-
-
 def default_table_name() -> str:
     """The table name to offer: ``"<user>'s table"``."""
     from poissonnier_tui.commands._table_options import default_table_name as table_name
@@ -284,7 +277,9 @@ class HomeScreen(Screen[None]):
         if self.game not in GAME_NAMES:
             self.game = GAME_NAMES[0]
         entry = game_entry(self.game)
-        self.offered_name = default_player_name() if name is None else name
+        from poissonnier_tui.commands._table_options import offered_player_name
+
+        self.offered_name = offered_player_name() if name is None else name
         """The player's name as offered (replaced by a newly saved one if untouched)."""
         low, high = bot_range(entry)
         seats = max(entry.min_seats, min(HOST_SEATS, entry.max_seats))
