@@ -322,11 +322,15 @@ def _settle() -> None:
     settle_heap()
 
 
-FAN_WARMUP = 20
+FAN_WARMUP = 50
 """Rounds the side-by-side fan-out plays on each server before it measures
-(:func:`fanout_side_by_side`): a table's first action took 1.9-3.6 ms in ten runs,
-against 0.8-0.9 ms at the median (the log's descriptor, caches, the first frames of
-22 connections), and was one of the three slowest samples a p99 of 300 reads."""
+(:func:`fanout_side_by_side`). Two reasons: a table's first action took 1.9-3.6 ms
+in ten runs, against 0.8-0.9 ms at the median (the log's descriptor, caches, the
+first frames of 22 connections), and was one of the three slowest samples a p99 of
+300 reads; and a view carries the last ``LOG_TAIL`` (40) entries of the log, so the
+frames grow with each action until then (0.47 kB at the start, 0.91 kB after 20
+actions, 1.27-1.33 kB from the 40th on): every round measured must send frames of
+the size they keep."""
 FAN_BLOCK = 25
 """Rounds measured on one server before the other takes its turn: the machine's load,
 which moves within seconds on a shared host, then weighs on both alike. Each turn
@@ -393,11 +397,15 @@ async def table_rounds(bench: BenchTable, count: int) -> list[float]:
 
 
 def table_frames(server: TableServer) -> list[bytes]:
-    """The frames :func:`bench_table`'s table sends now: seat 0, seat 1, 20 spectators."""
-    return [
-        encode({"type": "view", "rev": server.rev, "view": game_view(server, s)})
-        for s in (0, 1, *([None] * 20))
-    ]
+    """The frames :func:`bench_table`'s table would send now, byte for byte (its own
+    :meth:`~net.server.TableServer._view_frame`): seat 0, seat 1, 20 spectators."""
+    now = server._keeper.now()
+    frames = []
+    for seat in (0, 1, *([None] * 20)):
+        built = server._view_frame(seat, now)
+        assert built is not None, "the bench table's view cannot be built"
+        frames.append(built[1])
+    return frames
 
 
 async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
@@ -421,8 +429,9 @@ async def fanout_side_by_side(
     and the anchor's server (:func:`_bare_serve`), both running; ``warmup`` rounds on
     each first, then turns of ``block`` measured rounds on the table, ``block`` on the
     bare server, and so on until each has ``samples``, each turn after one round not
-    measured. The bare server sends the table's own frames (as they were after the
-    warm-up: 1.27-1.33 kB).
+    measured. The bare server sends the table's own frames: before each of its turns,
+    those the table would send then (:func:`table_frames`; 1.27-1.33 kB once the
+    warm-up has filled the view's tail of the log, :data:`FAN_WARMUP`).
 
     Returns:
         The table's latencies and the bare fan-out's (ms, ``samples`` each), the table's
@@ -439,6 +448,7 @@ async def fanout_side_by_side(
             while len(table) < samples:
                 count = min(block, samples - len(table))
                 table += (await table_rounds(bench, 1 + count))[1:]
+                frames[:] = table_frames(bench.server)  # the anchor's turn: the same bytes
                 bare += (await _bare_rounds(peers, 1 + count))[1:]
         if bench.actions % 2:
             await table_rounds(bench, 1)  # seat 0 unready, as lean_fanout's first frame expects
@@ -568,7 +578,8 @@ async def fan_rounds(
 
 def _bare_serve(frames: list[bytes]) -> Serve:
     """The anchor, a bare asyncio server: on each small frame from a peer, ``frames``
-    written to the 22 peers. Each peer reads length-prefixed frames and decodes them
+    (as the list holds them then: the caller may replace them between rounds) written
+    to the 22 peers. Each peer reads length-prefixed frames and decodes them
     with msgpack, as a client does (:func:`_bare_rounds`); the figure is the time until
     the last peer has decoded its frame."""
 
