@@ -22,8 +22,9 @@ TUI cold start → first table frame     a minimal Textual app's cold start → 
 =====================================  =============================================
 
 The server figure and its anchor run on one event loop in turns of 25 actions
-(after 20 unmeasured on each, and one at the start of each turn), so that the
-machine's load, which moves within seconds on a shared host, weighs on both alike
+(after 50 unmeasured on each, and one at the start of each turn), so that the
+machine's load, which moves within seconds on a shared host, weighs on both alike;
+before each of its turns the anchor takes the very frames the table sends then
 (:func:`fanout_side_by_side`).
 
 Engine and simulate figures are CPU time of this process (the machine this
@@ -412,8 +413,9 @@ async def server_fanout(samples: int) -> tuple[list[float], list[bytes], Table]:
     """A 2-seat table with 20 spectators: seat 0 readies and unreadies; ms until all 22
     clients (:class:`net.client.TableClient`) have handed the view on.
 
-    Returns the latencies, the last frames the three kinds of recipient got (for
-    the anchor's frames of the same size) and the table's game (for :func:`lean_fanout`).
+    Returns the latencies, the frames the table would send at the end (seat 0, seat 1,
+    20 spectators: scripts/bench_check.py checks the first three) and the table's game
+    (for :func:`lean_fanout`).
     """
     async with bench_table() as bench:
         _settle()
@@ -505,14 +507,6 @@ async def server_fanout_raw_clients(samples: int) -> list[float]:
             for _, w in peers:
                 w.close()
     return latencies
-
-
-def game_view(server: TableServer, seat: int | None) -> dict[str, Any]:
-    """The view the table sends ``seat`` now (for the anchor's frames of the same size)."""
-    match = server._table.match  # the anchor's frames are sized on it
-    assert match is not None
-    view: dict[str, Any] = match.view(seat)
-    return view
 
 
 Serve = Callable[[asyncio.StreamReader, list[asyncio.StreamWriter]], Awaitable[None]]
