@@ -228,3 +228,30 @@ def test_solo_names_the_player_as_the_home_screen_does(monkeypatch: pytest.Monke
     assert main(["solo", "--bots", "1"]) == 0
     assert main(["solo", "--bots", "1", "--name", "Zoé"]) == 0
     assert names == ["marie", "Ana", "Zoé"]
+
+
+def test_host_and_join_name_the_player_as_solo_and_the_home_screen_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`host` and `join` offer the same name as `solo` and the home screen: the one saved
+    in Settings, else the login name; ``--name`` still wins. A spectator is still
+    "Spectator" unless named."""
+    from poissonnier_tui.settings import Settings, save_settings
+    from poissonnier_tui.shell.app import PoissonnierApp
+
+    names: list[str] = []
+
+    def run(app: PoissonnierApp) -> None:
+        names.append(app.session.name)  # type: ignore[union-attr]
+
+    monkeypatch.setattr(PoissonnierApp, "run", run)
+    monkeypatch.setattr("getpass.getuser", lambda: "marie")
+    commands = (["host"], ["join", "127.0.0.1:7777"])
+    for command in commands:
+        assert main(command) == 0
+    save_settings(Settings(name="Ana"))
+    for command in commands:
+        assert main(command) == 0
+        assert main([*command, "--name", "Zoé"]) == 0
+    assert main(["spectate", "127.0.0.1:7777"]) == 0
+    assert names == ["marie", "marie", "Ana", "Zoé", "Ana", "Zoé", "Spectator"]

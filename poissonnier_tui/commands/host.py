@@ -8,7 +8,7 @@ import sys
 from poissonnier_tui.commands import Subparsers
 from poissonnier_tui.commands._table_options import (
     add_table_options,
-    default_player_name,
+    offered_player_name,
     settings_from,
 )
 from poissonnier_tui.i18n import _
@@ -28,8 +28,9 @@ def register(sub: Subparsers) -> None:
     )
     add_table_options(p)
     p.add_argument(
-        "--name", default=None, help=_("your name at the table (default: your login name)")
-    )
+        "--name", default=None,
+        help=_("your name at the table (default: the one saved in Settings, else your login)"),
+    )  # fmt: skip
     p.set_defaults(run=run)
 
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"poissonnier: {problem}", file=sys.stderr)
         return 2
-    name = clean_name(args.name or default_player_name())
+    name = clean_name(args.name or offered_player_name())
     app = PoissonnierApp(HostSession(settings, name=name, resume=plan))
     app.run()
     return int(app.return_code or 0)

@@ -18,7 +18,7 @@ def add_join_options(p: argparse.ArgumentParser, *, spectate: bool) -> None:
     p.add_argument(
         "--name",
         default=None,
-        help=_("your name at the table (default: your login name)"),
+        help=_("your name at the table (default: the one saved in Settings, else your login)"),
     )
     p.add_argument("--code", metavar="CODE", default=None, help=_("the table's join code"))
     p.add_argument(
@@ -93,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"poissonnier: {exc}", file=sys.stderr)
             return 2
-    from poissonnier_tui.commands._table_options import default_player_name
+    from poissonnier_tui.commands._table_options import offered_player_name
 
-    default_name = _("Spectator") if role == "spectator" else default_player_name()
+    default_name = _("Spectator") if role == "spectator" else offered_player_name()
     name = clean_name(args.name or default_name)
     tokens = TokenStore()
     if args.headless:
