@@ -46,7 +46,7 @@ from net.messages import SEAT_GIVEN
 from net.reconnect import GIVE_UP_AFTER
 from poissonnier_tui import collector
 from poissonnier_tui.client.joining import advice
-from poissonnier_tui.games import game_entry
+from poissonnier_tui.games import DEFAULT_GAME, game_entry
 from poissonnier_tui.hosting.lan import format_address
 from poissonnier_tui.i18n import N_, _, language
 from poissonnier_tui.refusals import table_refusal_text
@@ -189,6 +189,7 @@ class PoissonnierApp(HomeNavigation, TableChat, TableDrafts, TablePrices):
         self.seat, self.token, self.connected, self.failed = event.seat, event.token, True, False
         self.rejoining = False
         self.ui = load_game_ui(event.game)
+        self.title = _(game_entry(event.game or DEFAULT_GAME).title)  # the header names the game
         self.sub_title = event.table
         if (
             self.tokens is not None

@@ -205,4 +205,5 @@ class TableApp(App[None]):
         self._results = None
         self.ui = None
         self.autoplayer = None
+        self.title = self.TITLE or ""  # the app's own name, as at home
         self.sub_title = ""

@@ -46,6 +46,7 @@ async def test_a_solo_game_from_home_to_the_results_and_a_rematch() -> None:
             await pilot.press("ctrl+a", "ctrl+k", *text)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert (app.title, app.sub_title) == ("Le Poissonnier", "Solo")  # the game played
         session = app.session
         assert isinstance(session, SoloSession)
         assert (session.bots, session.seed, session.name, session.bot_delay) == (1, 5, "Ana", 0.0)
@@ -82,6 +83,7 @@ async def test_a_solo_game_from_home_to_the_results_and_a_rematch() -> None:
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, HomeScreen))
         assert app.link is None and app.snapshot is None
+        assert (app.title, app.sub_title) == ("Poissonnier", "")  # the app's own name again
         assert app.is_running
 
 

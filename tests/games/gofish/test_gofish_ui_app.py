@@ -41,6 +41,7 @@ async def play_to_the_end(options: dict[str, Any] | None, bots: int) -> None:
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert (app.title, app.sub_title) == ("Go Fish", "Solo")  # the header names the game
         asks = 0
         for _ in range(200):
             await until(
