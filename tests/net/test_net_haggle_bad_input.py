@@ -52,6 +52,17 @@ BAD: list[tuple[dict[str, Any], str]] = [
 """Messages refused by their shape (or a chat line by its length), before any game
 sees them, with the code expected."""
 
+ODD_DEALS: list[dict[str, Any]] = [
+    {"seller": [1], "fish": [[0, 1]]},
+    {"seller": {"seat": 1}},
+    {"seller": True, "fish": [[0, 1]]},
+    {"seller": "1"},
+]
+"""Price questions whose deal is plain data but names its seller with no seat number:
+the game refuses them (``bad_question``) as it does any question not between the
+active player and a seller, and the connection stays open (a list here once raised
+inside the server and dropped the asker)."""
+
 
 def declines(offer: int) -> list[tuple[dict[str, Any], str]]:
     """Bob's ill-formed or untrue declines of ``offer`` with the code each gets (§4: a
@@ -109,6 +120,9 @@ async def test_bad_haggling_messages_are_refused_and_change_nothing() -> None:
             }}
         )  # fmt: skip
         assert (await bob.until("ack"))["seq"] == 99
+        for deal in ODD_DEALS:  # after an accepted move: a fresh count of refusals
+            reply = await bob.answer({"type": "ask_price", "to": 0, "deal": deal})
+            assert (reply["type"], reply["code"]) == ("error", "bad_question"), deal
 
         # A frame past the wire's limits, or with bytes for text, is not even read: the
         # connection is closed (Bob comes back with his token for the second).

@@ -150,7 +150,8 @@ class PoissonnierMatch:
                   "buyer_arrivages")  # fmt: skip
         wire = {"type": "propose", **{k: deal[k] for k in fields if k in deal}}
         active = self.state.active
-        if {asker, seat} != {active, wire.get("seller")}:
+        seller = wire.get("seller")
+        if type(seller) is not int or {asker, seat} != {active, seller}:
             raise ActionRejected(
                 "bad_question", "A price is asked between the active player and a seller (§4)."
             )
