@@ -22,7 +22,7 @@ from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from net.game import Wire
 from net.guard import TokenBucket
-from net.schema import BadMessage
+from net.schema import BLANK_LETTERS, BadMessage
 from net.wording import worded
 
 CHAT_MAX: Final = 200
@@ -39,7 +39,7 @@ one every few seconds at most."""
 CHAT_BURST: Final = 5
 """Chat messages one connection may send at once (quick phrases in a row)."""
 
-_SPACES: Final = frozenset("\t\n\r\v\f\x85\u2028\u2029")
+_SPACES: Final = frozenset("\t\n\r\v\f\x85\u2028\u2029" + BLANK_LETTERS)
 _RUNS: Final = re.compile(" {2,}")
 _REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
@@ -140,8 +140,9 @@ class Voice:
 
 
 def clean_chat(text: str) -> str:
-    """The message as relayed: line breaks and tabs become spaces, runs of
-    spaces one, no space at either end.
+    """The message as relayed: line breaks, tabs and letters that draw nothing
+    (:data:`net.schema.BLANK_LETTERS`) become spaces, runs of spaces one, no space at
+    either end.
 
     Raises:
         BadMessage: ``bad_chat`` if it holds any other control or format

@@ -29,6 +29,19 @@ from net.wording import WordedParams, worded
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
+BLANK_LETTERS: Final = "\u115f\u1160\u3164\uffa0\u2800"
+"""Printable characters that draw nothing: the Hangul fillers (choseong, jungseong,
+compatibility, halfwidth) and the braille blank. A name or a chat line made of them,
+and spaces, would show as blank; they count as spaces wherever text must show."""
+
+_AS_SPACES: Final = str.maketrans(dict.fromkeys(BLANK_LETTERS, " "))
+
+
+def shows(text: str) -> bool:
+    """Whether ``text`` draws something: not empty, and not only spaces and
+    :data:`BLANK_LETTERS`."""
+    return not text.translate(_AS_SPACES).isspace() and bool(text)
+
 
 class BadMessage(Exception):
     """A message that does not fit its schema; nothing was done with it.
@@ -122,7 +135,8 @@ class Bool:
 class Str:
     """Text of ``lo..hi`` characters; with ``printable``, no control or format characters.
 
-    ``printable`` also refuses text that is only spaces, so a name always shows.
+    ``printable`` also refuses text that is only spaces and :data:`BLANK_LETTERS`, so a
+    name always shows.
     """
 
     lo: int = 0
@@ -136,7 +150,7 @@ class Str:
             raise _bad(where, kind, lo=self.lo, hi=self.hi)
         # str.isprintable() is False for newlines, tabs, zero-width and bidi
         # controls: the characters that could forge or hide text in a UI.
-        if self.printable and (not value.isprintable() or (value and not value.strip())):
+        if self.printable and (not value.isprintable() or (value and not shows(value))):
             raise _bad(where, "field_printable", lo=self.lo, hi=self.hi)
 
     def quick(self) -> Quick:
@@ -150,7 +164,7 @@ class Str:
                 type(value) is str
                 and lo <= len(value) <= hi
                 and value.isprintable()
-                and not value.isspace()  # as check's strip(): never only spaces
+                and not value.translate(_AS_SPACES).isspace()  # as check's shows()
             )
 
         return fits

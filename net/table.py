@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from net.game import (
     ActionRejected,
@@ -25,9 +26,20 @@ from net.game import (
 )
 from net.guard import same_secret
 from net.messages import NAME_MAX, Phase, SeatInfo, SeatKind
+from net.schema import BLANK_LETTERS
 from net.wording import worded
 
 log = logging.getLogger(__name__)
+
+
+_NOT_DRAWN: Final = str.maketrans("", "", " " + BLANK_LETTERS)
+
+
+def _look(name: str) -> str:
+    """How a name looks, to compare seats' names: its compatibility form (NFKC: full-width
+    and styled letters as plain ones), without case, spaces or letters that draw nothing
+    (:data:`net.schema.BLANK_LETTERS`). ``"Alice"`` and ``"ａｌｉｃｅ\u3164"`` look alike."""
+    return unicodedata.normalize("NFKC", name).translate(_NOT_DRAWN).casefold()
 
 
 class Refused(Exception):
@@ -219,16 +231,17 @@ class Table:
     def distinct_name(self, name: str) -> str:
         """``name``, or ``"name (2)"``, ``"name (3)"``... if a seat already has it.
 
-        Names are compared without case or surrounding spaces, so players can
-        always tell seats apart; the result fits in :data:`~net.messages.NAME_MAX`.
+        Names are compared as they look (:func:`_look`: compatibility forms, case,
+        spaces and letters that draw nothing aside), so players can always tell
+        seats apart; the result fits in :data:`~net.messages.NAME_MAX`.
         """
-        taken = {s.name.strip().casefold() for s in self._seats if s.kind != "open"}
-        if name.strip().casefold() not in taken:
+        taken = {_look(s.name) for s in self._seats if s.kind != "open"}
+        if _look(name) not in taken:
             return name
         for n in range(2, len(self._seats) + 2):
             suffix = f" ({n})"
             candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
-            if candidate.strip().casefold() not in taken:
+            if _look(candidate) not in taken:
                 return candidate
         return name  # unreachable: more candidates than seats
 

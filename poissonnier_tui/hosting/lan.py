@@ -20,6 +20,7 @@ from typing import Final
 from net.discovery import TableAd
 from net.frames import PROTOCOL_VERSION
 from net.messages import NAME_MAX, SeatInfo
+from net.schema import shows
 from net.server import TableSummary
 from poissonnier_tui import __version__
 from poissonnier_tui.games import ENTRY_MODULES
@@ -225,6 +226,7 @@ def seat_changes(seat: int, old: SeatInfo, new: SeatInfo, *, over: bool = False)
 
 
 def clean_name(name: str) -> str:
-    """A display name the table accepts: printable, at most 24 characters, not blank."""
+    """A display name the table accepts: printable, at most 24 characters, showing
+    something (:func:`net.schema.shows`); else "Player"."""
     text = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_MAX]
-    return text or _("Player")
+    return text if shows(text) else _("Player")

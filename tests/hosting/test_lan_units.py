@@ -248,6 +248,8 @@ def test_names_are_cleaned_for_the_table() -> None:
     assert clean_name("  Ana\n ") == "Ana"
     assert clean_name("\t") == "Player"
     assert clean_name("x" * 40) == "x" * 24
+    assert clean_name("\u3164\u2800") == "Player"  # draws nothing (net.schema.shows)
+    assert clean_name("Ana\u3164") == "Ana\u3164"
 
 
 def test_lan_commands_refuse_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

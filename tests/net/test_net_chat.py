@@ -33,7 +33,8 @@ async def refused(watch: Watch) -> ErrorReply:
 def test_clean_chat_keeps_text_and_refuses_controls() -> None:
     assert clean_chat("  how much\tfor\nthe  bass ?  ") == "how much for the bass ?"
     assert clean_chat("Combien\u00a0?") == "Combien\u00a0?"
-    for bad in ("\x1b[2Jgone", "a\u202eb", "\x00", "   ", "\n"):
+    assert clean_chat("a\u2800b\u3164 c") == "a b c"  # letters that draw nothing: spaces
+    for bad in ("\x1b[2Jgone", "a\u202eb", "\x00", "   ", "\n", "\u3164", "\u2800 \u2800"):
         with pytest.raises(BadMessage) as info:
             clean_chat(bad)
         assert info.value.code == "bad_chat"

@@ -422,3 +422,22 @@ async def test_two_players_with_one_name_are_told_apart() -> None:
         assert [s.name for s in server.seats()] == ["Ana", "ana (2)", "Ana (3)"]
         for wire in wires:
             wire.close()
+
+
+async def test_names_that_draw_nothing_are_refused_and_lookalikes_told_apart() -> None:
+    """A name of Hangul fillers and braille blanks (printable, yet drawn as nothing) is
+    refused like one of spaces; a name that only looks like a seated one (a filler after
+    it, full-width letters) gets a number, as an exact one does."""
+    async with table(seats=3) as server:
+        wires = [
+            (await seated(server.port, count_hello(name)))[0]
+            for name in ("Alice", "Alice\u3164", "\uff21\uff4c\uff49\uff43\uff45")
+        ]
+        assert [s.name for s in server.seats()] == ["Alice", "Alice\u3164 (2)", "Ａｌｉｃｅ (3)"]
+        for blank in ("\u3164", "\u2800 \u2800", "\u115f\u1160\uffa0"):
+            wire = await Wire.open(server.port)
+            reply = await wire.answer(count_hello(blank, role="spectator"))
+            assert (reply["type"], reply["code"]) == ("error", "bad_message"), blank
+            wire.close()
+        for wire in wires:
+            wire.close()

@@ -130,7 +130,8 @@ FRAMES = [_pack(m.to_wire()) for m in MESSAGES]
 
 HOSTILE: list[object] = [
     None, True, False, 0, -1, 1, 200, -60, 255, 256, 2**31, INT64_MIN, INT64_MAX, 2**64 - 1,
-    1.5, "", "x", " ", "\n", "é" * 40, "y" * 300, b"", b"x", [], [1], [None], {}, {"a": 1},
+    1.5, "", "x", " ", "\n", "\u3164", "\u2800 ", "a\u3164", "é" * 40, "y" * 300, b"", b"x",
+    [], [1], [None], {}, {"a": 1},
     {"id": 1, "ms": 2}, [{"id": 1, "ms": 2}], [{"id": -1, "ms": 2}], {1: 2},
     msgpack.ExtType(5, b"ab"), ["yes"], ["maybe"], "lobby", "human", [{"name": "a"}],
     ["no"] * 256, ["no"] * 257, [{"id": 1, "ms": 2}] * 257, {f"k{i}": i for i in range(17)},

@@ -380,3 +380,13 @@ def test_home_host_form_snapshot_80x24(snap_compare: Any) -> None:
 
 def test_settings_snapshot_80x24(snap_compare: Any) -> None:
     assert snap_compare(ScreenApp(SettingsScreen()), terminal_size=(80, 24))
+
+
+def test_a_name_of_letters_that_draw_nothing_is_blank() -> None:
+    """Hangul fillers and the braille blank are printable but show nothing: a name made of
+    them is as blank as one of spaces (the table would refuse it: net.schema.shows)."""
+    from poissonnier_tui.shell.screens.fields import FieldError, parse_name
+
+    with pytest.raises(FieldError, match="cannot be blank"):
+        parse_name("\u3164 \u2800", most=24, what="Your name")
+    assert parse_name(" Ana\u3164 ", most=24, what="Your name") == "Ana\u3164"

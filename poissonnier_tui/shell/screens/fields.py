@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from net.schema import shows
 from poissonnier_tui.i18n import N_, _, decimal, ngettext
 
 
@@ -202,7 +203,7 @@ def parse_name(text: str, *, most: int, what: str) -> str:
         FieldError: blank, too long or holding control characters.
     """
     text = text.strip()
-    if not text:
+    if not shows(text):  # nothing, or only letters that draw nothing (net.schema)
         raise FieldError(_("{what} cannot be blank.").format(what=what))
     if len(text) > most:
         raise FieldError(
