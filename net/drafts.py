@@ -172,3 +172,16 @@ class DraftHolds:
     def _wake(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
+
+
+def may_draft(match: object, seat: int) -> bool:
+    """Whether ``seat`` may start a draft now: a match with a ``may_draft(seat)`` method
+    says (Le Poissonnier: only in the serve step, where deals are made, RULES.md §4;
+    Go Fish: never), any other match lets every seat.
+
+    A draft tells everyone when it ends, and an accepted move of its seat ends it: in a
+    step whose moves others do not see (RULES.md R15), that would tell them of each
+    move. A game with such steps keeps drafts out of them here.
+    """
+    hook = getattr(match, "may_draft", None)
+    return True if not callable(hook) else bool(hook(seat))

@@ -31,7 +31,7 @@ import msgpack
 from net.answers import AnswerClock
 from net.chat import ChatPolicy, ChatRequest, ChatRoom, Said, Talking, Voice
 from net.connection import QUEUE_SIZE, WRITE_TIMEOUT, FramedConnection
-from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules
+from net.drafts import DraftHolds, Drafting, DraftRequest, DraftRules, may_draft
 from net.frames import (
     CLIENT_LIMITS,
     MAX_FRAME,
@@ -1173,6 +1173,9 @@ class TableServer:
                 return
             if not on:
                 self._end_draft(seat)
+                return
+            if not may_draft(self._table.match, seat):  # e.g. no deal in this step
+                self._refuse(client, "not_now", *worded("drafts_not_now"))
                 return
             try:
                 until = self._drafts.start(seat, self._table.waiting_on())

@@ -103,6 +103,7 @@ SENTENCES: Final[Mapping[str, str]] = {
     "chat_too_long": "A chat message holds at most {most} characters, not {n}; nothing was sent.",
     "chat_fast": "You are chatting too fast; wait a moment.",
     "drafts_off": "This table does not hold its bots for drafts.",
+    "drafts_not_now": "There is no deal to prepare now; the table does not wait.",
     "drafts_used": (
         "You have held the table {n} times already; the bots carry on until the next turn."
     ),    "price_fast": "Too many price questions; wait a moment.",

@@ -102,6 +102,7 @@ TABLE_REFUSALS: Final[Mapping[str, str]] = {
     ),
     "chat_fast": N_("You are chatting too fast; wait a moment."),
     "drafts_off": N_("This table does not hold its bots for drafts."),
+    "drafts_not_now": N_("There is no deal to prepare now; the table does not wait."),
     "drafts_used": N_(
         "You have held the table {n} times already; the bots carry on until the next turn."
     ),    "price_fast": N_("Too many price questions; wait a moment."),

@@ -188,3 +188,22 @@ async def test_a_draft_started_again_counts_so_a_flood_cannot_hold_the_bots() ->
         await ana_w.until(bot_moved, timeout=5.0)  # nothing holds the bot any more
         for client in (ana, bob):
             await client.close()
+
+
+def test_games_say_when_a_draft_may_start() -> None:
+    """``may_draft``: Le Poissonnier takes drafts in the serve step only, where deals are
+    made (§4), not in the fill step, whose moves others do not see (R15); Go Fish, which
+    has no deals, never; a game that says nothing (the toy game here) always."""
+    from net.drafts import may_draft
+    from poissonnier_tui.games.gofish.match import GoFishGame
+    from poissonnier_tui.games.poissonnier.match import PoissonnierGame
+
+    match = PoissonnierGame().new_match(3, 2, {})
+    assert match.view(0)["phase"] == "fill"
+    assert not may_draft(match, 0) and not may_draft(match, 1)
+    for seat in (0, 1):
+        match.apply(seat, {"type": "ready"})
+    assert match.view(0)["phase"] == "serve"
+    assert may_draft(match, 0) and may_draft(match, 1)
+    assert not may_draft(GoFishGame().new_match(3, 2, {}), 0)
+    assert may_draft(object(), 0)

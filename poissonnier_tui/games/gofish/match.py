@@ -112,6 +112,10 @@ class GoFishMatch:
         """The active seat, or nobody once over (``engine.waiting_on``)."""
         return waiting_on(self.state)
 
+    def may_draft(self, seat: int) -> bool:
+        """Go Fish has no deals to prepare (``net/drafts.py``): never."""
+        return False
+
     def volunteers(self) -> frozenset[int]:
         """Nobody: Go Fish has no moves out of turn."""
         return frozenset()

@@ -182,6 +182,12 @@ class PoissonnierMatch:
         """An independent copy (``GameState.copy``), for the replay's steps."""
         return PoissonnierMatch(self.state.copy())
 
+    def may_draft(self, seat: int) -> bool:
+        """Drafts (``net/drafts.py``) prepare deals, made in the serve step only (§4): not
+        in the fill step, whose moves the other seats do not see (R15), nor once the game
+        is over."""
+        return self.state.phase is Phase.SERVE and not self.is_over
+
     def limited_step(self, seat: int) -> tuple[str, int] | None:
         """R6: a table's time limit runs on the fill step only, counted from the step's
         start (``poissonnier_tui.hosting.tables.TimedSteps``): ``("fill", turn)``."""
