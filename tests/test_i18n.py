@@ -183,7 +183,10 @@ def test_lang_on_any_command_puts_its_help_in_french(capsys: pytest.CaptureFixtu
             main(["host", "--lang", "fr", "--help"])
         out = re.sub(r"[ \n]+", " ", capsys.readouterr().out)  # argparse wraps lines
         assert out.startswith("utilisation\u00a0: poissonnier host")
-        assert "votre nom à la table (par défaut\u00a0: votre nom de connexion)" in out
+        assert (
+            "votre nom à la table (par défaut\u00a0: celui des Réglages, sinon votre nom de "
+            "connexion)"
+        ) in out
         with pytest.raises(SystemExit):
             main(["--lang=en", "--help"])
         assert "show this help message and exit" in capsys.readouterr().out
