@@ -106,3 +106,22 @@ async def test_suit_keys_follow_the_players_language(lang: str, hearts: str, oth
         await pilot.press(hearts)
         await settle(pilot)
         assert app.sent == [{"type": "ask_card", "target": 1, "rank": "5", "suit": "H"}]
+
+
+@pytest.mark.parametrize("lang", ["fr"], indirect=True)
+def test_the_results_put_a_space_before_each_colon_in_french(lang: str) -> None:
+    """French typography: a (no-break) space before a colon, as in the rest of the app."""
+    from gofish_tablekit import snapshot
+
+    from poissonnier_tui.games.gofish.match import GoFishGame
+    from poissonnier_tui.games.gofish.ui.screens import results_text
+
+    match = GoFishGame().new_match(4, 2, {})
+    for _ in range(500):  # a game ends in far fewer asks
+        if match.is_over:
+            break
+        seat = next(iter(match.waiting_on()))
+        match.apply(seat, match.legal_actions(seat)[0])
+    assert match.is_over
+    text = results_text(snapshot(match.state, 0))
+    assert "[/b]\u00a0: " in text and "[/b]: " not in text, text

@@ -52,6 +52,11 @@ async def play_to_the_end(options: dict[str, Any] | None, bots: int) -> None:
             if snap.over:
                 break
             rev = snap.rev
+            if asks == 0:  # the prompt names the next key: with one opponent, the rank
+                await pilot.pause()
+                status = str(app.screen.query_one("#gf-status", Static).render())
+                wanted = "for which rank?" if snap.players == 2 else "number of the player"
+                assert wanted in status, status
             ask = snap.legal[-1]  # the last legal ask: round the table, a high rank
             await pilot.press(*keys_for(ask, snap.players))
             await until(pilot, lambda rev=rev: current(app).rev > rev)  # type: ignore[misc]

@@ -239,6 +239,8 @@ class TableScreen(BoardScreen):
 
     def refresh_board(self) -> None:
         """Render the snapshot and the status line."""
+        if self.snapshot.my_turn and not self.snapshot.over:
+            self._begin()  # one opponent: the prompt asks for the rank at once
         if self.is_mounted:
             self.query_one(Board).show(self.snapshot, self.status(), pick=self.target)
 
@@ -371,7 +373,8 @@ def results_text(snap: GoFishSnapshot) -> str:
         books = ngettext("{n} book", "{n} books", count).format(n=count)
         ranks = " ".join(rank_label(str(r)) for r in s.get("ranks", []))
         mark = "★ " if seat in winners else "  "
-        lines.append(f"{mark}[b]{escape(snap.who(seat))}[/b]: {books}  {escape(ranks)}")
+        colon = _(": ")  # French: " : " (a no-break space first)
+        lines.append(f"{mark}[b]{escape(snap.who(seat))}[/b]{colon}{books}  {escape(ranks)}")
     lines += [
         "",
         _("[dim]{turns} turns · seed {seed}: the same seed and asks replay this game.[/]").format(
