@@ -147,12 +147,18 @@ def port_number(text: str) -> int:
     return int(text)
 
 
-def default_table_name() -> str:
-    """``"<user>'s table"``, or the machine's name when the user has none."""
-    try:
-        who = getpass.getuser()
-    except Exception:  # no user name in this environment (getuser raises several kinds)
-        who = socket.gethostname().split(".")[0] or "Poissonnier"
+def default_table_name(who: str | None = None) -> str:
+    """``"<who>'s table"``: by default the name saved in Settings, else the login, else
+    the machine's name (as :func:`offered_player_name` offers a player's name)."""
+    if not who:
+        from poissonnier_tui.settings import load_settings
+
+        who = load_settings().settings.name
+    if not who:
+        try:
+            who = getpass.getuser()
+        except Exception:  # no user name in this environment (getuser raises several kinds)
+            who = socket.gethostname().split(".")[0] or "Poissonnier"
     return _("{name}'s table").format(name=who)[:64]
 
 

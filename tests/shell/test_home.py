@@ -390,3 +390,15 @@ def test_a_name_of_letters_that_draw_nothing_is_blank() -> None:
     with pytest.raises(FieldError, match="cannot be blank"):
         parse_name("\u3164 \u2800", most=24, what="Your name")
     assert parse_name(" Ana\u3164 ", most=24, what="Your name") == "Ana\u3164"
+
+
+def test_the_host_form_names_the_table_after_the_saved_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's name offered is the player's, as the name field offers it: the one saved
+    in Settings, else the login ("marie's table" only when nothing is saved)."""
+    monkeypatch.setattr("getpass.getuser", lambda: "marie")
+    assert HomeScreen().host.texts["table"] == "marie's table"
+    save_settings(Settings(name="Marie"))
+    home = HomeScreen()
+    assert (home.host.texts["table"], home.host.texts["name"]) == ("Marie's table", "Marie")

@@ -112,13 +112,6 @@ ENTRIES: Final[tuple[Entry, ...]] = (
 """The menu, in order; each key is bound on the screen."""
 
 
-def default_table_name() -> str:
-    """The table name to offer: ``"<user>'s table"``."""
-    from poissonnier_tui.commands._table_options import default_table_name as table_name
-
-    return table_name()
-
-
 def bot_range(entry: GameEntry, seats: int | None = None) -> tuple[int, int]:
     """The fewest and most bots a table of ``entry`` takes beside its player(s).
 
@@ -277,7 +270,10 @@ class HomeScreen(Screen[None]):
         if self.game not in GAME_NAMES:
             self.game = GAME_NAMES[0]
         entry = game_entry(self.game)
-        from poissonnier_tui.commands._table_options import offered_player_name
+        from poissonnier_tui.commands._table_options import (
+            default_table_name,
+            offered_player_name,
+        )
 
         self.offered_name = offered_player_name() if name is None else name
         """The player's name as offered (replaced by a newly saved one if untouched)."""
@@ -290,7 +286,7 @@ class HomeScreen(Screen[None]):
         )
         self.host = FormValues(
             {
-                "table": default_table_name() if table is None else table,
+                "table": default_table_name(self.offered_name) if table is None else table,
                 "seats": str(seats), "bots": "0", "code": "", "fill": "",
                 "name": self.offered_name,
             },
