@@ -22,7 +22,7 @@ import math
 import secrets
 import struct
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -68,7 +68,7 @@ from net.messages import (
     check_action,
     parse_client_message,
 )
-from net.outbox import Outbox
+from net.outbox import UNKNOWN, Outbox
 from net.pacing import Pacer
 from net.prices import PriceAsk, PriceAsked, Priced, PriceDesk, PriceNamed, Quoting
 from net.rematch import RematchVote
@@ -344,11 +344,12 @@ class TableServer:
         self._prices = PriceDesk(clock)
         self._voices: dict[int, Voice] = {}  # bot seat -> its chat budget's key
         self._halted = False  # an action could not be recorded: closing, accept nothing
-        self._outbox = Outbox(self._record_failed)  # every connection's gate
+        self._outbox = Outbox(self._record_failed, self._group_of)  # every connection's gate
         # Per recipient group (a seat; None: the spectators): its view as the last
         # action left it, and how many actions left it unchanged (see _note_heard).
         self._views_heard: dict[int | None, bytes] = {}
         self._unheard: dict[int | None, int] = {}
+        self._heard: set[int | None] = set()  # the groups the last action's views reached
         self._halt_task: asyncio.Task[None] | None = None
         self._code = code
         self._code_guard = code_guard or CodeGuard()
@@ -1301,6 +1302,9 @@ class TableServer:
             self._broadcast_views(self._note_heard())
             if self._presence_of() != self._presence:
                 self._send_lobby()  # an absent seat's countdown started, stopped or moved
+            # Only the groups whose view it changed heard of it (and its seat, acked):
+            # what goes to the others from now on need not wait for its record.
+            self._outbox.heard_by(frozenset(self._heard) | {seat})
             if self._table.phase == "over":
                 log.info("Table %r: game over at rev %d.", self.name, self._table.rev)
                 self._changed()
@@ -1415,17 +1419,30 @@ class TableServer:
             group whose view cannot be built is left out, and counts the action as heard.
         """
         views: dict[int | None, tuple[Wire, bytes]] = {}
+        heard = self._heard
+        heard.clear()
         for group in (*range(self._table.seat_count), None):
             try:
                 view = self._table.view(group)
                 packed: bytes = msgpack.packb(view, use_bin_type=True)
             except Exception:
+                heard.add(group)
                 continue  # _view_frame logs it when a recipient needs this view
             if packed == self._views_heard.get(group):
                 self._unheard[group] = self._unheard.get(group, 0) + 1
+            else:
+                heard.add(group)
             self._views_heard[group] = packed
             views[group] = view, packed
         return views
+
+    def _group_of(self, conn: FramedConnection) -> Hashable:
+        """``conn``'s recipient group for the outbox: its client's seat (``None``: a
+        spectator), or :data:`net.outbox.UNKNOWN` before it has joined."""
+        for client in self._clients:
+            if client.conn is conn:
+                return client.seat
+        return UNKNOWN
 
     def rev_for(self, group: int | None) -> int:
         """The revision the views of ``group`` (a seat; ``None``: the spectators) carry:

@@ -205,13 +205,21 @@ async def test_close_waits_for_the_pending_records_and_sends_their_frames_first(
 
 
 class _Conn:
-    """Records what an outbox lets go to it."""
+    """Records what an outbox lets go to it (``got``), and what was sent to it past the
+    outbox (``sent``: ``send_frame``, as a connection's gate lets it go)."""
+
+    closing = False
 
     def __init__(self) -> None:
         self.got: list[bytes | None] = []
+        self.sent: list[bytes] = []
 
     def release(self, frame: bytes | None) -> None:
         self.got.append(frame)
+
+    def send_frame(self, frame: bytes) -> bool:
+        self.sent.append(frame)
+        return True
 
 
 async def test_the_outbox_lets_frames_go_in_order_only_once_every_earlier_record_is_durable() -> (
@@ -237,6 +245,36 @@ async def test_the_outbox_lets_frames_go_in_order_only_once_every_earlier_record
     await asyncio.sleep(0)
     assert fake.got == [b"a", b"b", None] and box.pending == 0 and failures == []
     await box.drained()
+
+
+async def test_only_the_groups_that_heard_of_a_pending_action_wait_for_its_record() -> None:
+    """While the action is handled everything waits; once the server says who heard of
+    it (its seat), a frame to another group leaves at once, unless its connection has
+    frames waiting (order) or its group is not known yet (a newcomer, maybe the seat
+    itself coming back)."""
+    from net.outbox import UNKNOWN
+
+    fakes = {name: _Conn() for name in ("ana", "ana_again", "bea", "bea_late", "eve", "new")}
+    conns = {name: cast(FramedConnection, fake) for name, fake in fakes.items()}
+    groups = {"ana": 0, "ana_again": 0, "bea": 1, "bea_late": 1, "eve": None, "new": UNKNOWN}
+    by_conn = {id(conns[name]): group for name, group in groups.items()}
+    box = Outbox(lambda exc: None, lambda conn: by_conn[id(conn)])
+    record: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    box.after(record)
+    assert box.hold(conns["ana"], b"ack") and box.hold(conns["bea"], b"lobby")  # all wait
+    box.heard_by(frozenset({0}))  # Ana's unseen move: only her seat heard of it
+    assert box.hold(conns["bea"], b"pong")  # behind her lobby frame
+    assert not box.hold(conns["bea_late"], b"pong")  # nothing waiting: at once
+    assert not box.hold(conns["eve"], b"pong")
+    assert box.hold(conns["ana_again"], b"welcome")  # her seat heard of it
+    assert box.hold(conns["new"], b"welcome")  # who knows
+    box.send_all([(conns["eve"], b"view"), (conns["ana"], b"view")])
+    assert all(not fakes[n].got for n in fakes) and fakes["eve"].sent == [b"view"]
+    record.set_result(None)
+    await asyncio.sleep(0)
+    assert fakes["ana"].got == [b"ack", b"view"] and fakes["bea"].got == [b"lobbypong"]
+    assert fakes["ana_again"].got == [b"welcome"] and fakes["new"].got == [b"welcome"]
+    assert not box.hold(conns["ana"], b"later")  # nothing pending
 
 
 async def test_after_a_failed_record_the_outbox_drops_every_frame_but_still_closes() -> None:

@@ -350,6 +350,35 @@ async def test_another_seats_private_rearrangement_sends_no_frame_to_the_others(
             wire.close()
 
 
+async def test_nobody_waits_on_the_disk_for_a_move_they_cannot_see() -> None:
+    """While another seat's unseen move (R15) waits for its record, the other seat's and
+    a spectator's replies leave at once: nobody can time the moves they may not see by
+    how late their own pongs come. The mover's own frames wait for the record, in order:
+    its ack and view, then its pong (net/outbox.py)."""
+    async with table(PoissonnierGame(), seats=2, auto_start=True) as server:
+        mover, _ = await seated(server.port, fish_hello("Ana"))
+        other, _ = await seated(server.port, fish_hello("Bea"))
+        watcher, _ = await seated(server.port, fish_hello("Cid", role="spectator"))
+        first = await mover.until("view")
+        for wire in (other, watcher):
+            await wire.until("view")
+        disk: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        server.on_record = lambda seat, action: disk  # the record is not on disk yet
+        place = rearrange(0, a_fish(first["view"]))
+        await mover.send({"type": "action", "seq": 1, "action": place})
+        await wait_for(lambda: server.rev == 1)  # applied, its record pending
+        await mover.send({"type": "ping"})
+        for wire in (other, watcher):
+            await wire.send({"type": "ping"})
+            assert (await wire.read(2.0))["type"] == "pong"  # not held behind Ana's record
+        with pytest.raises(TimeoutError):
+            await mover.read(0.3)  # Ana hears nothing, her own move's ack first, later
+        disk.set_result(None)
+        assert [(await mover.read())["type"] for _ in range(3)] == ["ack", "view", "pong"]
+        for wire in (mover, other, watcher):
+            wire.close()
+
+
 # --- floods ----------------------------------------------------------------------------------
 
 
