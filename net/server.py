@@ -1274,6 +1274,7 @@ class TableServer:
                 return "rejected"
             if origin is not None:
                 origin.strikes = 0
+            durable = None
             if self.on_record is not None:
                 try:
                     durable = self.on_record(seat, action)
@@ -1302,9 +1303,10 @@ class TableServer:
             self._broadcast_views(self._note_heard())
             if self._presence_of() != self._presence:
                 self._send_lobby()  # an absent seat's countdown started, stopped or moved
-            # Only the groups whose view it changed heard of it (and its seat, acked):
-            # what goes to the others from now on need not wait for its record.
-            self._outbox.heard_by(frozenset(self._heard) | {seat})
+            if durable is not None:  # its record holds frames back: say who heard of it
+                # Only the groups whose view it changed (and its seat, acked): what goes
+                # to the others from now on need not wait for its record.
+                self._outbox.heard_by(frozenset(self._heard) | {seat})
             if self._table.phase == "over":
                 log.info("Table %r: game over at rev %d.", self.name, self._table.rev)
                 self._changed()
