@@ -1414,7 +1414,8 @@ class TableServer:
         how often the others rearranged their crates. Called once more as a match
         starts, with the counts cleared, to keep its first views. (A table resumed
         from its log starts them at 0: its first views tell the number of actions
-        logged, as the log's own length does.)
+        logged, as the log's own length does.) The groups that heard of it are left
+        in ``self._heard``, for the outbox (:meth:`net.outbox.Outbox.heard_by`).
 
         Returns:
             Each group's view now and its bytes (for :meth:`_broadcast_views`); a
